@@ -1,0 +1,5 @@
+"""``python -m screenpilot`` runs the CLI."""
+
+from screenpilot.cli import main
+
+main()

@@ -1,0 +1,7 @@
+"""Shared test set-up: no test may reach the network."""
+
+from __future__ import annotations
+
+from screenpilot.offline import enforce_offline
+
+enforce_offline()
