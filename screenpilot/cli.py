@@ -8,12 +8,13 @@ stderr and the exit code of their class (see ``screenpilot.errors``).
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import typer
 
 from screenpilot import __version__
-from screenpilot.commands import config_cmd
+from screenpilot.commands import config_cmd, groups
 from screenpilot.config import parse_assignments
 from screenpilot.errors import ScreenpilotError
 
@@ -26,6 +27,19 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(config_cmd.app, name="config")
+
+#: Modules under screenpilot/commands/ that add commands: each exposes ``register(app)``
+#: and/or adds commands to the shared groups in ``groups.py`` when imported.
+COMMAND_MODULES: list[str] = [
+]
+
+for _name in COMMAND_MODULES:
+    _module = importlib.import_module(f"screenpilot.commands.{_name}")
+    if hasattr(_module, "register"):
+        _module.register(app)
+for _group, _typer in groups.GROUPS:
+    if _typer.registered_commands:
+        app.add_typer(_typer, name=_group)
 
 
 def _version(value: bool) -> None:

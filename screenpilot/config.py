@@ -118,7 +118,7 @@ def _coerce(tp: type, value: Any) -> Any:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return list(value)
         raise TypeError("not a list of strings")
-    if tp is int and (isinstance(value, bool) or isinstance(value, float)):
+    if tp is int and (isinstance(value, (bool, float))):
         raise TypeError("not an integer")
     if tp is str and not isinstance(value, str):
         raise TypeError("not a string")
@@ -192,14 +192,15 @@ def load_config(
     for name, value in env.items():
         if not name.startswith(ENV_PREFIX) or name in ENV_RESERVED:
             continue
-        key = _env_key(name)
-        if key is None:
+        env_key = _env_key(name)
+        if env_key is None:
             close = difflib.get_close_matches(
                 name, [ENV_PREFIX + k.replace(".", "_").upper() for k in DEFAULTS], n=1)
             raise ConfigError(f"unknown environment variable {name}",
                               hint=f"did you mean {close[0]}?" if close
                               else "see `screenpilot config show`")
-        values[key], sources[key] = coerce(key, value, f"${name}"), f"env {name}"
+        values[env_key] = coerce(env_key, value, f"${name}")
+        sources[env_key] = f"env {name}"
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:
             raise _unknown(key, "command-line flags")

@@ -1,0 +1,75 @@
+"""Configuration layering: defaults < TOML file < environment < flags, strictly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from screenpilot.config import DEFAULTS, load_config, parse_assignments
+from screenpilot.errors import ConfigError
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults_have_type_and_comment() -> None:
+    for key, opt in DEFAULTS.items():
+        assert "." in key and opt.help, key
+        assert isinstance(opt.default, opt.type), key
+
+
+def test_layers_override_in_order(tmp_path: Path) -> None:
+    path = write(tmp_path, '[llm]\nmodel = "file-model"\ntimeout = 5\n[planner]\nmax_steps = 7\n')
+    env = {"SCREENPILOT_LLM_MODEL": "env-model", "SCREENPILOT_PLANNER_MAX_STEPS": "9"}
+    cfg = load_config({"llm.model": "flag-model"}, env=env, path=path)
+    assert cfg["llm.model"] == "flag-model" and cfg.sources["llm.model"] == "flag"
+    assert cfg["planner.max_steps"] == 9 and cfg.sources["planner.max_steps"].startswith("env")
+    assert cfg["llm.timeout"] == 5.0 and cfg.sources["llm.timeout"].startswith("file")
+    assert cfg["device.serial"] == "" and cfg.sources["device.serial"] == "default"
+
+
+def test_missing_file_is_fine(tmp_path: Path) -> None:
+    cfg = load_config(env={}, path=tmp_path / "nope.toml")
+    assert cfg["planner.kind"] == "heuristic"
+
+
+@pytest.mark.parametrize(
+    ("text", "env", "flags", "message"),
+    [
+        ('[llm]\nmodle = "x"\n', {}, {}, "did you mean 'llm.model'"),
+        ("", {"SCREENPILOT_LLM_MODLE": "x"}, {}, "did you mean SCREENPILOT_LLM_MODEL"),
+        ("", {}, {"planner.max_step": "3"}, "did you mean 'planner.max_steps'"),
+        ("[planner]\nmax_steps = \"many\"\n", {}, {}, "bad value"),
+        ("", {"SCREENPILOT_PLANNER_KIND": "oracle"}, {}, "one of heuristic, llm"),
+        ("", {}, {"planner.max_steps": "2.5"}, "bad value"),
+        ("[llm\n", {}, {}, "cannot read config file"),
+    ],
+)
+def test_strict_errors(tmp_path: Path, text: str, env: dict[str, str],
+                       flags: dict[str, str], message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(flags, env=env, path=path)
+    assert message in str(info.value)
+
+
+def test_types_are_coerced(tmp_path: Path) -> None:
+    env = {"SCREENPILOT_SAFETY_ALLOW": "payment, authentication", "SCREENPILOT_LLM_TIMEOUT": "3"}
+    cfg = load_config(env=env, path=tmp_path / "none.toml")
+    assert cfg["safety.allow"] == ["payment", "authentication"]
+    assert cfg["llm.timeout"] == 3.0
+
+
+def test_secret_is_masked(tmp_path: Path) -> None:
+    cfg = load_config({"llm.api_key": "sk-123"}, env={}, path=tmp_path / "none.toml")
+    assert cfg.shown("llm.api_key") == "****" and cfg["llm.api_key"] == "sk-123"
+
+
+def test_parse_assignments() -> None:
+    assert parse_assignments(["a.b=1", " c.d = x=y "]) == {"a.b": "1", "c.d": "x=y"}
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
+        parse_assignments(["novalue"])
