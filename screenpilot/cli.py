@@ -31,6 +31,7 @@ app.add_typer(config_cmd.app, name="config")
 #: Modules under screenpilot/commands/ that add commands: each exposes ``register(app)``
 #: and/or adds commands to the shared groups in ``groups.py`` when imported.
 COMMAND_MODULES: list[str] = [
+    "device_cmds",
 ]
 
 for _name in COMMAND_MODULES:

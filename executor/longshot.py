@@ -1,0 +1,176 @@
+"""The whole scrollable page as one tall image, and the way back from it to the phone.
+
+Capture: screenshot, swipe about half a screen, screenshot... until the content
+stops moving or ``max_screens`` is reached. Between two frames the fixed parts
+(status bar, toolbar, sticky headers at the top; tab bars, navigation bar at the
+bottom) are the rows that did not change; the content between them moved up by
+a shift found by matching row profiles (the finger's travel breaks ties between
+look-alike list rows). The tall image is frame 0 down to the footer, the new
+rows of every later frame, and the last frame's footer.
+
+``LongPage.locate`` maps a point on the tall image back to (scroll offset
+needed, point on screen); ``LongPage.reveal`` scrolls there and returns the
+point to tap, re-measuring the real scroll from the pixels (a real phone never
+scrolls exactly by the finger's travel).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+import numpy as np
+from PIL import Image
+
+from screenpilot.errors import DeviceError
+from screenpilot.executor.device import Device
+from screenpilot.executor.settle import STATUS_BAR_SHARE, frames_equal
+from screenpilot.model import Box
+
+_ROW_TOLERANCE = 2.0
+_BANDS = 16
+
+
+def _gray(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("L"), dtype=np.float32)
+
+
+def _profile(gray: np.ndarray) -> np.ndarray:
+    """Per-row means over vertical bands: a cheap fingerprint of each row."""
+    _h, w = gray.shape
+    edges = np.linspace(0, w, _BANDS + 1).astype(int)
+    return np.stack([gray[:, a:b].mean(axis=1) for a, b in itertools.pairwise(edges)],
+                    axis=1)
+
+
+def fixed_regions(a: Image.Image, b: Image.Image) -> tuple[int, int]:
+    """(top, bottom): rows [0, top) and [bottom, h) that did not move between frames."""
+    ga, gb = _gray(a), _gray(b)
+    same = np.abs(ga - gb).mean(axis=1) < _ROW_TOLERANCE
+    h = len(same)
+    top = int(h * STATUS_BAR_SHARE)
+    while top < h and same[top]:
+        top += 1
+    bottom = h
+    while bottom > top and same[bottom - 1]:
+        bottom -= 1
+    return top, bottom
+
+
+def estimate_shift(a: Image.Image, b: Image.Image, top: int, bottom: int,
+                   expected: int | None = None) -> int:
+    """How many pixels the content between ``top`` and ``bottom`` moved up from a to b."""
+    pa, pb = _profile(_gray(a)[top:bottom]), _profile(_gray(b)[top:bottom])
+    n = bottom - top
+    if n <= 0:
+        return 0
+    min_overlap = max(8, n // 8)
+    errors = np.full(n, np.inf)
+    for s in range(0, n - min_overlap + 1):
+        errors[s] = float(np.abs(pa[s:] - pb[: n - s]).mean())
+    best = float(errors.min())
+    candidates = np.flatnonzero(errors <= best + 0.5)
+    if expected is None or len(candidates) == 1:
+        return int(candidates[0])
+    return int(candidates[np.argmin(np.abs(candidates - expected))])
+
+
+@dataclass(frozen=True)
+class LongPage:
+    """A stitched page and how it maps back to the screen."""
+
+    image: Image.Image
+    screen_size: tuple[int, int]
+    top: int
+    bottom: int
+    offsets: tuple[int, ...]
+    current_offset: int
+
+    @property
+    def content_height(self) -> int:
+        return self.offsets[-1] + (self.bottom - self.top)
+
+    @property
+    def max_offset(self) -> int:
+        return self.offsets[-1]
+
+    def locate(self, box: Box) -> tuple[int, Box]:
+        """(scroll offset to reach, the box on screen at that offset) for a tall-image box."""
+        view = self.bottom - self.top
+        if box.y2 <= self.top:
+            return self.current_offset, box
+        foot = self.top + self.content_height
+        if box.y1 >= foot:
+            dy = self.bottom - foot
+            return self.current_offset, Box(box.x1, box.y1 + dy, box.x2, box.y2 + dy)
+        c1, c2 = box.y1 - self.top, min(box.y2, foot) - self.top
+        lo, hi = max(0, c2 - view), min(self.max_offset, c1)
+        offset = min(max(self.current_offset, lo), hi) if lo <= hi else max(0, min(c1, hi))
+        y1 = c1 - offset + self.top
+        return offset, Box(box.x1, y1, box.x2, max(y1 + 1, c2 - offset + self.top))
+
+    def reveal(self, device: Device, box: Box) -> tuple[LongPage, Box]:
+        """Scroll so that ``box`` (tall-image coordinates) is on screen; return it on screen."""
+        offset, on_screen = self.locate(box)
+        page = self
+        for _ in range(8):
+            delta = offset - page.current_offset
+            if abs(delta) <= 2:
+                break
+            page = page._scroll_by(device, delta)
+        if page.current_offset != self.current_offset:
+            _, on_screen = page.locate(box)
+        return page, on_screen
+
+    def _scroll_by(self, device: Device, delta: int) -> LongPage:
+        w, _ = self.screen_size
+        view = self.bottom - self.top
+        step = int(np.clip(delta, -int(view * 0.8), int(view * 0.8)))
+        y_mid = self.top + view // 2
+        x = w // 2
+        before = device.capture()
+        device.swipe(x, y_mid + step // 2, x, y_mid - step // 2, 600)
+        after = device.capture()
+        if step > 0:
+            moved = estimate_shift(before, after, self.top, self.bottom, expected=step)
+        else:
+            moved = -estimate_shift(after, before, self.top, self.bottom, expected=-step)
+        if moved == 0:
+            raise DeviceError("the page did not scroll; cannot reach the element below the fold")
+        return replace(self, current_offset=self.current_offset + moved)
+
+
+def capture_long(device: Device, *, max_screens: int = 8, overlap: float = 0.5) -> LongPage:
+    """Scroll down through the page, capturing and stitching it into one tall image."""
+    first = device.capture()
+    w, h = first.size
+    frames, shifts = [first], []
+    top, bottom = int(h * STATUS_BAR_SHARE), h
+    for _ in range(max_screens - 1):
+        span = int((bottom - top) * overlap) if len(frames) > 1 else int(h * 0.4)
+        y_mid = (top + bottom) // 2 if len(frames) > 1 else h // 2
+        device.swipe(w // 2, y_mid + span // 2, w // 2, y_mid - span // 2, 600)
+        current = device.capture()
+        if frames_equal(frames[-1], current, tolerance=0.0005):
+            break
+        if len(frames) == 1:
+            top, bottom = fixed_regions(first, current)
+        shift = estimate_shift(frames[-1], current, top, bottom, expected=span)
+        if shift <= 0:
+            break
+        frames.append(current)
+        shifts.append(shift)
+    return _stitch(frames, shifts, top, bottom)
+
+
+def _stitch(frames: list[Image.Image], shifts: list[int], top: int, bottom: int) -> LongPage:
+    w, h = frames[0].size
+    if not shifts:
+        return LongPage(frames[0], (w, h), top, bottom, (0,), 0)
+    parts = [np.asarray(frames[0].convert("RGB"))[:bottom]]
+    for frame, shift in zip(frames[1:], shifts, strict=True):
+        parts.append(np.asarray(frame.convert("RGB"))[bottom - shift:bottom])
+    parts.append(np.asarray(frames[-1].convert("RGB"))[bottom:])
+    offsets = tuple(int(v) for v in np.cumsum([0, *shifts]))
+    image = Image.fromarray(np.concatenate(parts, axis=0))
+    return LongPage(image, (w, h), top, bottom, offsets, offsets[-1])
