@@ -5,3 +5,5 @@ from __future__ import annotations
 from screenpilot.offline import enforce_offline
 
 enforce_offline()
+
+pytest_plugins = ["phone_fixtures"]

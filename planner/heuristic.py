@@ -1,0 +1,257 @@
+"""The offline planner: no LLM, just embeddings, the screen and what was done so far.
+
+Each turn it considers what can be done on this screen and picks the best:
+
+1. a switch or check box the task names, already in the wished state -> stop, done;
+   in the other state -> tap it;
+2. a slider the task names with a level ("brightness to 50%") -> tap that point;
+3. an empty edit text while values from the command are untyped -> type the next
+   value that fits the field (digits into number fields, words into the rest);
+4. once every value is typed, a confirm button (Save, Done, OK, Add, Send, Set...)
+   -> tap it, and the turn after that -> stop, done;
+5. otherwise tap the element whose description (its label, kind and block caption,
+   and for app icons what the app is for) is most similar to the task, never the
+   same label twice; demonstrations in the hints raise the score of the labels
+   they tapped;
+6. nothing similar enough -> scroll down (twice at most), then go back, then give up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from screenpilot.model import (
+    Action,
+    ActionKind,
+    Direction,
+    Element,
+    ElementKind,
+    Screen,
+    Step,
+)
+from screenpilot.planner.base import Decision, PlanHints
+from screenpilot.planner.taskparse import TaskIntent, norm, parse_task
+
+Encoder = Callable[[Sequence[str]], np.ndarray]
+
+#: What common apps are for, so that "turn on wifi" finds the Settings icon.
+APP_PURPOSES: dict[str, str] = {
+    "settings": "wifi internet network bluetooth airplane mode display brightness dark theme "
+                "sound volume vibrate security screen lock pin apps battery storage about phone",
+    "设置": "wifi internet network bluetooth airplane display brightness dark theme sound",
+    "contacts": "contacts people add contact save phone number name import vcf",
+    "clock": "clock alarm wake me up timer stopwatch",
+    "messages": "messages sms text message send conversation",
+    "shop": "shop buy order cart purchase product search item",
+}
+CONFIRM_WORDS = ("save", "done", "ok", "add", "set", "send", "create", "confirm", "apply",
+                 "import", "保存", "完成", "确定")
+TAPPABLE = {ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
+            ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
+            ElementKind.SPINNER, ElementKind.EDIT_TEXT}
+TOGGLES = {ElementKind.SWITCH, ElementKind.CHECK_BOX}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    action: Action
+    score: float
+    reason: str
+
+
+def describe_for_match(e: Element, screen: Screen) -> str:
+    """The text an element is matched on: label, kind, block caption, app purpose."""
+    label = e.label
+    parts = [label, e.kind.value.replace("_", " ")]
+    if e.block_id is not None:
+        caption = screen.block(e.block_id).caption
+        if caption and caption != label:
+            parts.append(f"in {caption}")
+    purpose = APP_PURPOSES.get(label.strip().lower())
+    if purpose:
+        parts.append(f"app for {purpose}")
+    return " ".join(p for p in parts if p)
+
+
+def _tapped_labels(history: Sequence[Step]) -> list[str]:
+    out = []
+    for s in history:
+        if s.action.kind is ActionKind.TAP and s.action.element is not None:
+            try:
+                out.append(norm(s.before.element(s.action.element).label))
+            except KeyError:
+                continue
+    return out
+
+
+def _typed(history: Sequence[Step]) -> list[str]:
+    return [s.action.text or "" for s in history if s.action.kind is ActionKind.TYPE]
+
+
+def _lexical(intent: TaskIntent, label: str) -> float:
+    words = set(norm(label).split())
+    if not words:
+        return 0.0
+    return len(words & intent.words) / len(words)
+
+
+class HeuristicPlanner:
+    """Offline planner (see the module docstring); ``encode`` embeds texts, normalised."""
+
+    name = "heuristic"
+
+    def __init__(self, encode: Encoder, *, threshold: float = 0.35, max_scrolls: int = 2,
+                 max_steps: int = 20) -> None:
+        self.encode = encode
+        self.threshold = threshold
+        self.max_scrolls = max_scrolls
+        self.max_steps = max_steps
+
+    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
+             hints: PlanHints | None = None) -> Decision:
+        intent = parse_task(task)
+        if len(history) >= self.max_steps:
+            return Decision(Action(ActionKind.STOP), f"gave up after {len(history)} steps")
+        for rule in (self._toggle, self._slider, self._type, self._confirm):
+            decision = rule(intent, screen, history)
+            if decision is not None:
+                return decision
+        return self._navigate(intent, screen, history, hints or PlanHints())
+
+    # --- the rules --------------------------------------------------------------------------
+    def _named(self, intent: TaskIntent, screen: Screen,
+               kinds: set[ElementKind]) -> tuple[Element, float] | None:
+        els = [e for e in screen.elements if e.kind in kinds and (e.label or e.caption)]
+        if not els:
+            return None
+        sims = self._similarity(intent.text, [e.label or e.caption for e in els])
+        lex = np.array([_lexical(intent, e.label or e.caption) for e in els])
+        score = sims + lex
+        i = int(np.argmax(score))
+        return (els[i], float(score[i])) if score[i] >= self.threshold + 0.25 else None
+
+    def _toggle(self, intent: TaskIntent, screen: Screen,
+                history: Sequence[Step]) -> Decision | None:
+        if intent.switch_to is None:
+            return None
+        found = self._named(intent, screen, TOGGLES)
+        if found is None:
+            return None
+        e, _ = found
+        state = "on" if intent.switch_to else "off"
+        if e.checked is intent.switch_to:
+            return Decision(Action(ActionKind.STOP, done=True), f"'{e.label}' is {state}")
+        return Decision(Action(ActionKind.TAP, element=e.id),
+                        f"turn '{e.label}' {state}")
+
+    def _slider(self, intent: TaskIntent, screen: Screen,
+                history: Sequence[Step]) -> Decision | None:
+        if intent.level is None:
+            return None
+        found = self._named(intent, screen, {ElementKind.SEEK_BAR})
+        if found is None:
+            return None
+        e, _ = found
+        x = round(e.box.x1 + intent.level * (e.box.width - 1))
+        last = history[-1].action if history else None
+        if last is not None and last.kind is ActionKind.TAP and last.point == (x, e.box.center[1]):
+            return Decision(Action(ActionKind.STOP, done=True),
+                            f"'{e.label}' set to {round(intent.level * 100)}%")
+        return Decision(Action(ActionKind.TAP, point=(x, e.box.center[1])),
+                        f"set '{e.label}' to {round(intent.level * 100)}%")
+
+    def _type(self, intent: TaskIntent, screen: Screen,
+              history: Sequence[Step]) -> Decision | None:
+        typed = _typed(history)
+        pending = [v for v in intent.values if v not in typed]
+        if not pending:
+            return None
+        fields = [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
+                  and (e.hint or not e.text)]
+        if not fields:
+            return None
+        for value in pending:
+            numeric = bool(re.fullmatch(r"\+?[\d\s-]+", value))
+            for f in fields:
+                label = norm(f.text + " " + f.caption)
+                wants_number = any(w in label for w in ("phone", "number", "tel", "mobile"))
+                if wants_number == numeric or not label:
+                    return Decision(Action(ActionKind.TYPE, element=f.id, text=value,
+                                           secret=f.password),
+                                    f"type '{value}' into '{f.label or 'the field'}'")
+        return None
+
+    def _confirm(self, intent: TaskIntent, screen: Screen,
+                 history: Sequence[Step]) -> Decision | None:
+        if not intent.values or any(v not in _typed(history) for v in intent.values):
+            return None
+        last_label = _tapped_labels(history[-1:])
+        if last_label and last_label[0] in CONFIRM_WORDS:
+            return Decision(Action(ActionKind.STOP, done=True), f"tapped '{last_label[0]}'")
+        buttons = [e for e in screen.elements if norm(e.label) in CONFIRM_WORDS]
+        if not buttons:
+            return None
+        best = max(buttons, key=lambda e: (e.kind is ElementKind.BUTTON, -e.box.y1))
+        return Decision(Action(ActionKind.TAP, element=best.id),
+                        f"every value is typed: tap '{best.label}'")
+
+    def _navigate(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                  hints: PlanHints) -> Decision:
+        if intent.open_only and history and self._title_matches(intent, screen):
+            return Decision(Action(ActionKind.STOP, done=True), "the page is open")
+        tapped = _tapped_labels(history)
+        els = [e for e in screen.elements if e.kind in TAPPABLE and e.label
+               and norm(e.label) not in tapped and e.kind is not ElementKind.EDIT_TEXT]
+        if els:
+            texts = [describe_for_match(e, screen) for e in els]
+            score = self._similarity(intent.text, texts)
+            score += np.array([0.5 * _lexical(intent, e.label) for e in els])
+            score += self._demo_bonus(hints, els)
+            i = int(np.argmax(score))
+            if score[i] >= self.threshold:
+                alternatives = tuple(
+                    (Action(ActionKind.TAP, element=els[j].id), float(score[j]))
+                    for j in np.argsort(-score)[1:4])
+                return Decision(Action(ActionKind.TAP, element=els[i].id),
+                                f"'{els[i].label}' is the closest match to the task "
+                                f"({score[i]:.2f})", alternatives=alternatives)
+        return self._fallback(history)
+
+    def _fallback(self, history: Sequence[Step]) -> Decision:
+        recent = [s.action.kind for s in history[-(self.max_scrolls + 1):]]
+        scrolls = 0
+        for kind in reversed(recent):
+            if kind is not ActionKind.SCROLL:
+                break
+            scrolls += 1
+        if scrolls < self.max_scrolls:
+            return Decision(Action(ActionKind.SCROLL, direction=Direction.DOWN),
+                            "nothing here matches the task: look further down")
+        backs = sum(1 for s in history if s.action.kind is ActionKind.BACK)
+        if backs < 2 and history:
+            return Decision(Action(ActionKind.BACK), "nothing on this page matches: go back")
+        return Decision(Action(ActionKind.STOP), "no element matches the task")
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _similarity(self, task: str, texts: Sequence[str]) -> np.ndarray:
+        vectors = self.encode([task, *texts])
+        return np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
+
+    def _title_matches(self, intent: TaskIntent, screen: Screen) -> bool:
+        texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
+        top = [e for e in texts if e.box.y1 < screen.height * 0.15]
+        return any(_lexical(intent, e.text) >= 0.99 for e in top[:3])
+
+    @staticmethod
+    def _demo_bonus(hints: PlanHints, els: Sequence[Element]) -> np.ndarray:
+        bonus = np.zeros(len(els))
+        steps = [norm(s) for d in hints.demonstrations for s in d.steps]
+        for i, e in enumerate(els):
+            label = norm(e.label)
+            if label and any(f"'{label}'" in s or f" {label} " in f" {s} " for s in steps):
+                bonus[i] = 0.5
+        return bonus

