@@ -597,7 +597,7 @@ class VirtualPhone:
 
     def _take_selection(self, entry: Entry) -> bool:
         """True (once) when the focused field's text was selected with Ctrl+A."""
-        selected = entry.get("selected") == entry["focus"] and entry["focus"] is not None
+        selected = entry["selected"] == entry["focus"] and entry["focus"] is not None
         entry["selected"] = None
         return selected
 

@@ -94,11 +94,12 @@ class Entry(TypedDict):
     dialog: str | None
     dialog_args: dict[str, Any]
     menu: bool
+    selected: str | None  # the field whose whole text Ctrl+A selected
 
 
 def new_entry(page: str, args: dict[str, Any] | None = None) -> Entry:
     return Entry(page=page, args=dict(args or {}), scroll=0, fields={}, focus=None,
-                 dialog=None, dialog_args={}, menu=False)
+                 dialog=None, dialog_args={}, menu=False, selected=None)
 
 
 class Host(Protocol):
