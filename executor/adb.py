@@ -291,11 +291,15 @@ class AdbDevice:
 
 
 def _lines(conn: Any) -> Iterator[str]:
-    """Lines of a streaming shell connection, until it closes."""
+    """Lines of a streaming shell connection as they arrive, until it closes."""
+    sock = conn.conn
+    sock.settimeout(1.0)
     buf = b""
     while True:
         try:
-            chunk = conn.read(4096)
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
         except (OSError, EOFError):
             chunk = b""
         if not chunk:

@@ -44,8 +44,14 @@ def _profile(gray: np.ndarray) -> np.ndarray:
 
 
 def fixed_regions(a: Image.Image, b: Image.Image) -> tuple[int, int]:
-    """(top, bottom): rows [0, top) and [bottom, h) that did not move between frames."""
+    """(top, bottom): rows [0, top) and [bottom, h) that did not move between frames.
+
+    Rows are compared by structure (each row minus its mean), because toolbars
+    change tint once the page scrolls under them without moving.
+    """
     ga, gb = _gray(a), _gray(b)
+    ga -= ga.mean(axis=1, keepdims=True)
+    gb -= gb.mean(axis=1, keepdims=True)
     same = np.abs(ga - gb).mean(axis=1) < _ROW_TOLERANCE
     h = len(same)
     top = int(h * STATUS_BAR_SHARE)
@@ -57,6 +63,47 @@ def fixed_regions(a: Image.Image, b: Image.Image) -> tuple[int, int]:
     return top, bottom
 
 
+def _row_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.asarray(np.abs(a - b).mean(axis=1))
+
+
+def moving_band(a: Image.Image, b: Image.Image,
+                expected: int | None = None) -> tuple[int, int, int]:
+    """(top, bottom, shift) of the content that moved up between two frames.
+
+    The shift is found on the middle fifth of the screen (content on any page);
+    the band then grows up and down while rows of ``b`` still match rows of
+    ``a`` moved by that shift. Toolbars that only change tint, status and
+    navigation bars, sticky headers and tab bars stay outside it.
+    """
+    ga, gb = _gray(a), _gray(b)
+    h = ga.shape[0]
+    y0, y1 = int(h * 0.4), int(h * 0.6)
+    pa, pb = _profile(ga), _profile(gb)
+    shifts = np.arange(0, h - y1)
+    errors = np.array([float(np.abs(pb[y0:y1] - pa[y0 + s:y1 + s]).mean()) for s in shifts])
+    shift = _pick(shifts, errors, expected)
+    if shift == 0:
+        return 0, h, 0
+    match = _row_error(gb[: h - shift], ga[shift:]) < _ROW_TOLERANCE
+    top = y0
+    while top > int(h * STATUS_BAR_SHARE) and match[top - 1]:
+        top -= 1
+    bottom = y1
+    while bottom < h - shift and match[bottom]:
+        bottom += 1
+    _, fixed_bottom = fixed_regions(a, b)
+    return top, max(bottom, min(fixed_bottom, h)), shift
+
+
+def _pick(shifts: np.ndarray, errors: np.ndarray, expected: int | None) -> int:
+    best = float(errors.min())
+    candidates = shifts[errors <= best + 0.5]
+    if expected is None or len(candidates) == 1:
+        return int(candidates[0])
+    return int(candidates[np.argmin(np.abs(candidates - expected))])
+
+
 def estimate_shift(a: Image.Image, b: Image.Image, top: int, bottom: int,
                    expected: int | None = None) -> int:
     """How many pixels the content between ``top`` and ``bottom`` moved up from a to b."""
@@ -65,14 +112,9 @@ def estimate_shift(a: Image.Image, b: Image.Image, top: int, bottom: int,
     if n <= 0:
         return 0
     min_overlap = max(8, n // 8)
-    errors = np.full(n, np.inf)
-    for s in range(0, n - min_overlap + 1):
-        errors[s] = float(np.abs(pa[s:] - pb[: n - s]).mean())
-    best = float(errors.min())
-    candidates = np.flatnonzero(errors <= best + 0.5)
-    if expected is None or len(candidates) == 1:
-        return int(candidates[0])
-    return int(candidates[np.argmin(np.abs(candidates - expected))])
+    shifts = np.arange(0, n - min_overlap + 1)
+    errors = np.array([float(np.abs(pa[s:] - pb[: n - s]).mean()) for s in shifts])
+    return _pick(shifts, errors, expected)
 
 
 @dataclass(frozen=True)
@@ -147,15 +189,16 @@ def capture_long(device: Device, *, max_screens: int = 8, overlap: float = 0.5) 
     frames, shifts = [first], []
     top, bottom = int(h * STATUS_BAR_SHARE), h
     for _ in range(max_screens - 1):
-        span = int((bottom - top) * overlap) if len(frames) > 1 else int(h * 0.4)
-        y_mid = (top + bottom) // 2 if len(frames) > 1 else h // 2
+        span = min(int((bottom - top) * overlap), int(h * 0.35))
+        y_mid = (top + bottom) // 2
         device.swipe(w // 2, y_mid + span // 2, w // 2, y_mid - span // 2, 600)
         current = device.capture()
         if frames_equal(frames[-1], current, tolerance=0.0005):
             break
         if len(frames) == 1:
-            top, bottom = fixed_regions(first, current)
-        shift = estimate_shift(frames[-1], current, top, bottom, expected=span)
+            top, bottom, shift = moving_band(first, current, expected=span)
+        else:
+            shift = estimate_shift(frames[-1], current, top, bottom, expected=span)
         if shift <= 0:
             break
         frames.append(current)

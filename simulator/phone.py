@@ -698,6 +698,27 @@ class VirtualPhone:
             self._changed()
             return True
 
+    def find_app(self, name: str) -> App:
+        """An installed app by package name, label or last package part ("settings")."""
+        key = name.strip().lower()
+        for app in self._apps.values():
+            if key in (app.package.lower(), app.label.lower(), app.package.rsplit(".", 1)[-1]):
+                return app
+        names = ", ".join(sorted(a.label.lower() for a in self._apps.values()))
+        raise ConfigError(f"no app {name!r} on the virtual phone", hint=f"one of {names}")
+
+    def open_page(self, app_name: str, page: str | None = None) -> None:
+        """Bring an app to the front on one of its pages (for renders, tests, datasets)."""
+        app = self.find_app(app_name)
+        with self._lock:
+            self.launch(app.package)
+            if page and page != app.root:
+                if not app.has_page(page):
+                    raise ConfigError(f"{app.label} has no page {page!r}",
+                                      hint=f"one of {', '.join(app.pages)}")
+                self._ctx(app.package).open(page)
+            self._changed()
+
     def current_focus(self) -> tuple[str, str]:
         with self._lock:
             self._frame()

@@ -4,9 +4,9 @@
 binary), starts the phone and its adbd on a free port, ``adb connect``s it and
 yields a ``PhoneSession``; teardown ``adb disconnect``s and stops adbd.
 
-The phone is ``screenpilot.simulator.phone.VirtualPhone`` when it can be built,
-else ``StubPhone`` below (a plain image, counters, no apps). Either way it is
-wrapped in ``RecordingBackend``, which forwards every call and keeps a log, so
+The phone is ``screenpilot.simulator.phone.VirtualPhone``; ``StubPhone`` below
+(a plain image, counters, no apps) serves the shell tests that need exact,
+app-free answers. Either way it is wrapped in ``RecordingBackend``, which forwards every call and keeps a log, so
 tests can check what reached the phone without knowing its internals.
 """
 
@@ -188,12 +188,10 @@ class RecordingBackend:
 
 
 def make_backend() -> tuple[Any, str]:
-    """(phone, which): VirtualPhone when it exists and builds, else StubPhone."""
-    try:
-        from screenpilot.simulator.phone import VirtualPhone
-        return VirtualPhone(), "VirtualPhone"
-    except Exception:  # the phone is optional: any failure to build it means the stub
-        return StubPhone(), "StubPhone"
+    """(phone, which): the real VirtualPhone (a failure to build it fails the test)."""
+    from screenpilot.simulator.phone import VirtualPhone
+
+    return VirtualPhone(), "VirtualPhone"
 
 
 def start_adb_server() -> adbutils.AdbClient:

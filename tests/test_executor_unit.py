@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import shlex
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from screenpilot.executor.longshot import _stitch, estimate_shift, fixed_regions
+from screenpilot.executor.longshot import _stitch, estimate_shift, fixed_regions, moving_band
 from screenpilot.executor.recording import AxisRanges, gestures, parse_ranges
 from screenpilot.executor.textinput import (
     adb_keyboard_command,
@@ -100,8 +101,7 @@ def test_raw_axis_ranges_scale_to_pixels() -> None:
 
 def _page(height: int, width: int = 200) -> np.ndarray:
     rng = np.random.default_rng(0)
-    rows = rng.integers(0, 255, size=(height, 1, 3), dtype=np.uint8)
-    return np.repeat(rows, width, axis=1)
+    return rng.integers(0, 255, size=(height, width, 3), dtype=np.uint8)
 
 
 def _frame(page: np.ndarray, offset: int, h: int = 400, header: int = 60,
@@ -109,6 +109,7 @@ def _frame(page: np.ndarray, offset: int, h: int = 400, header: int = 60,
     view = h - header - footer
     frame = np.zeros((h, page.shape[1], 3), dtype=np.uint8)
     frame[:header] = 200
+    frame[20:40, 30:90] = 10          # a title in the toolbar
     frame[h - footer:] = 90
     frame[header:h - footer] = page[offset:offset + view]
     return Image.fromarray(frame)
@@ -122,16 +123,26 @@ def test_fixed_regions_and_shift_on_scrolled_frames() -> None:
     assert estimate_shift(a, b, top, bottom, expected=140) == 137
 
 
+def test_moving_band_ignores_a_toolbar_that_changes_tint() -> None:
+    page = _page(1200)
+    a = _frame(page, 0)
+    tinted = np.asarray(_frame(page, 137)).copy()
+    tinted[:60] = tinted[:60] - 12     # Material toolbars tint once content scrolls under
+    top, bottom, shift = moving_band(a, Image.fromarray(tinted), expected=140)
+    assert shift == 137
+    assert top == 60 and bottom == 350
+
+
 def test_stitch_rebuilds_the_page_and_locates_boxes() -> None:
     page = _page(1000)
     offsets = [0, 200, 400, 600, 710]
     frames = [_frame(page, o) for o in offsets]
-    shifts = [b - a for a, b in zip(offsets, offsets[1:], strict=False)]
+    shifts = [b - a for a, b in itertools.pairwise(offsets)]
     long = _stitch(frames, shifts, 60, 350)
     tall = np.asarray(long.image)
     assert tall.shape[0] == 60 + 1000 + 50
     assert np.array_equal(tall[60:1060], page)
     offset, box = long.locate(Box(0, 60 + 900, 10, 60 + 950))
     assert long.offsets[0] <= offset <= long.max_offset
-    assert 60 <= box.y1 and box.y2 <= 350
+    assert box.y1 >= 60 and box.y2 <= 350
     assert box.y1 == 60 + 900 - offset
