@@ -1,0 +1,127 @@
+"""Executor benchmark on the virtual phone over real adb (figures, not a test).
+
+Measures, in one run: screencap round trip p50/p90 through adb, tap-to-settled
+latency, the time of a long screenshot of a ~4-screen page and its stitch error
+against the phone's true scroll offset. Writes bench/results/executor.json.
+
+    .venv/bin/python bench/executor.py [--runs 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import adbutils
+
+from screenpilot.executor.adb import AdbDevice
+from screenpilot.executor.longshot import capture_long
+from screenpilot.executor.settle import wait_until_settled
+from screenpilot.simulator.adbd import AdbDaemon
+from screenpilot.simulator.apps import default_apps
+from screenpilot.simulator.apps.base import App, Ctx, page
+from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.simulator.render import Page
+from screenpilot.simulator.widgets import list_item, list_view
+
+OUT = Path(__file__).resolve().parent / "results" / "executor.json"
+
+
+class LongListApp(App):
+    """A page about four screens tall."""
+
+    package = "com.example.longlist"
+    activity = "com.example.longlist.Main"
+    label = "Long list"
+    icon = "format_list_bulleted"
+    color = "#5E35B1"
+
+    @page("main")
+    def main(self, ctx: Ctx) -> Page:
+        rows = [list_item(f"Row number {i}", f"subtitle {i * 7 % 13}", icon="star",
+                          key=f"row:{i}") for i in range(60)]
+        return Page(title="Long list", body=list_view(rows, dividers=True))
+
+
+@contextlib.contextmanager
+def served(phone: VirtualPhone) -> Iterator[AdbDevice]:
+    subprocess.run([adbutils.adb_path(), "start-server"], check=True, capture_output=True)
+    client = adbutils.AdbClient()
+    daemon = AdbDaemon(phone).start()
+    try:
+        client.connect(daemon.serial, timeout=15)
+        deadline = time.monotonic() + 15
+        while not any(d.serial == daemon.serial and d.state == "device" for d in client.list()):
+            if time.monotonic() > deadline:
+                raise RuntimeError("virtual phone never came online")
+            time.sleep(0.1)
+        yield AdbDevice(daemon.serial)
+    finally:
+        with contextlib.suppress(adbutils.AdbError):
+            client.disconnect(daemon.serial)
+        daemon.stop()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    phone = VirtualPhone(apps=[*default_apps(), LongListApp()])
+    results: dict[str, float | int] = {}
+    with served(phone) as dev:
+        dev.capture()
+        caps = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            dev.capture()
+            caps.append(time.perf_counter() - t0)
+        results["capture_p50_s"] = statistics.median(caps)
+        results["capture_p90_s"] = pct(caps, 0.9)
+        settles = []
+        for _ in range(max(3, args.runs // 4)):
+            phone.reset()
+            before = dev.capture()
+            icon = phone.frame().find("Settings")
+            assert icon is not None
+            t0 = time.perf_counter()
+            dev.tap(*icon.box.center)
+            wait_until_settled(dev, timeout=3.0, interval=0.05, before=before)
+            settles.append(time.perf_counter() - t0)
+        results["tap_to_settled_p50_s"] = statistics.median(settles)
+        longs, errors, screens = [], [], 0
+        for _ in range(3):
+            phone.reset()
+            phone.open_page("long list")
+            t0 = time.perf_counter()
+            long = capture_long(dev, max_screens=10)
+            longs.append(time.perf_counter() - t0)
+            true = phone.state["tasks"]["com.example.longlist"][-1]["scroll"]
+            errors.append(abs(long.offsets[-1] - true))
+            screens = len(long.offsets)
+        results["long_screenshot_s"] = statistics.median(longs)
+        results["long_screenshot_frames"] = screens
+        results["long_page_height_px"] = long.image.height
+        results["long_page_screens"] = round(long.image.height / long.screen_size[1], 2)
+        results["stitch_error_px_max"] = max(errors)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(results, indent=2))
+    for key, value in results.items():
+        print(f"{key:28s} {value:.3f}" if isinstance(value, float) else f"{key:28s} {value}")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
