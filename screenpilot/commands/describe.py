@@ -1,0 +1,117 @@
+"""``screenpilot describe IMAGE...``: what is on a screenshot, in words, JSON or an overlay.
+
+A folder argument describes every image in it (a progress bar on stderr).
+``--stages ocr`` runs OCR alone (the speed baseline). Stages that could not run
+(no detector or icon model shipped yet) are reported on stderr, never fatal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from screenpilot.commands.common import config_from, console, err_console
+from screenpilot.errors import VisionError
+
+if TYPE_CHECKING:
+    from screenpilot.vision.pipeline import Description
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("describe")(describe)
+
+
+def _expand(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                raise VisionError(f"no images in folder {p}",
+                                  hint=f"expected files ending in {', '.join(IMAGE_SUFFIXES)}")
+            out += found
+        else:
+            out.append(p)
+    return out
+
+
+def _overlay_path(out: Path, image: Path, many: bool) -> Path:
+    if not many:
+        return out
+    return out / f"{image.stem}.overlay.png" if out.suffix.lower() != ".png" \
+        else out.with_name(f"{out.stem}-{image.stem}.png")
+
+
+def describe(
+    ctx: typer.Context,
+    images: list[Path] = typer.Argument(..., help="Screenshots, or folders of them."),
+    as_json: bool = typer.Option(False, "--json", help="Print the Screen as JSON "
+                                 "(one document per line for several images)."),
+    overlay: Path | None = typer.Option(
+        None, "--overlay", metavar="OUT.png",
+        help="Write an overlay PNG (a folder for several images)."),
+    stages: str = typer.Option("ocr,detect,icons,blocks", "--stages",
+                               help="Comma-separated stages to run: ocr, detect, icons, blocks."),
+    threshold: float | None = typer.Option(
+        None, "--threshold", help="OCR recognition threshold (vision.ocr_threshold)."),
+) -> None:
+    """Describe screenshots from their pixels: the text the planner reads."""
+    cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
+    files = _expand(images)
+    many = len(files) > 1
+    results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]))
+    failed = [(p, r) for p, r in results if isinstance(r, VisionError)]
+    _print(results, as_json=as_json, overlay=overlay, many=many)
+    if failed and not many:
+        raise failed[0][1]
+    if failed:
+        raise VisionError(f"{len(failed)} of {len(files)} images could not be described")
+
+
+def _run(files: list[Path], stages: list[str],
+         threshold: float) -> list[tuple[Path, Description | VisionError]]:
+    """Describe each file (a progress bar when there are several); errors kept per file."""
+    from rich.progress import Progress
+
+    from screenpilot.vision.pipeline import analyse
+
+    results: list[tuple[Path, Description | VisionError]] = []
+    with Progress(console=err_console, transient=True, disable=len(files) < 2) as bar:
+        task = bar.add_task("describing", total=len(files))
+        for f in files:
+            try:
+                results.append((f, analyse(f, stages=stages, ocr_threshold=threshold)))
+            except VisionError as exc:
+                if len(files) < 2:
+                    raise
+                results.append((f, exc))
+            bar.advance(task)
+    return results
+
+
+def _print(results: list[tuple[Path, Description | VisionError]], *, as_json: bool,
+           overlay: Path | None, many: bool) -> None:
+    from screenpilot.vision.overlay import save
+
+    noticed: set[str] = set()
+    for path, result in results:
+        if isinstance(result, VisionError):
+            err_console.print(f"[red]error:[/red] {path}: {result}", highlight=False)
+            continue
+        for notice in result.notices:
+            if notice not in noticed:
+                err_console.print(f"[yellow]note:[/yellow] {notice}", highlight=False)
+                noticed.add(notice)
+        if as_json:
+            typer.echo(result.screen.to_json())
+        else:
+            if many:
+                console.print(f"== {path}", highlight=False, markup=False)
+            typer.echo(result.screen.describe())
+        if overlay is not None:
+            out = save(path, result.screen, _overlay_path(overlay, path, many))
+            err_console.print(f"overlay: {out}", highlight=False)

@@ -1,0 +1,102 @@
+"""Text-widget matching, captions and the active tab on crafted elements and pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from screenpilot.fonts import text_font
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.group import (
+    active_tab,
+    block_caption,
+    find_tab_rows,
+    match_texts,
+    tab_cells,
+)
+
+K = ElementKind
+
+
+def el(kind: ElementKind, box: tuple[int, int, int, int], text: str = "") -> Element:
+    return Element(0, kind, Box(*box), text=text)
+
+
+def test_text_inside_button_and_caption_of_switch() -> None:
+    widgets = [el(K.BUTTON, (100, 1000, 500, 1100)), el(K.SWITCH, (900, 300, 1020, 360))]
+    texts = [el(K.TEXT, (200, 1030, 400, 1070), "Save"),
+             el(K.TEXT, (40, 305, 400, 350), "Wi-Fi"),
+             el(K.TEXT, (40, 600, 400, 650), "Unrelated")]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].text == "Save"
+    assert out[1].caption == "Wi-Fi" and out[1].text == ""
+    assert [t.text for t in free] == ["Unrelated"]
+
+
+def test_widget_takes_several_aligned_texts() -> None:
+    widgets = [el(K.BUTTON, (100, 100, 900, 300))]
+    texts = [el(K.TEXT, (150, 120, 600, 170), "Sign in"),
+             el(K.TEXT, (150, 200, 700, 250), "with Google")]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].text == "Sign in with Google" and free == []
+
+
+def test_home_screen_icon_keeps_only_the_widget() -> None:
+    widgets = [el(K.IMAGE, (100, 500, 250, 650)), el(K.IMAGE, (400, 500, 550, 650))]
+    texts = [el(K.TEXT, (110, 660, 240, 700), "Clock"),
+             el(K.TEXT, (395, 660, 555, 700), "Contacts")]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert [w.text for w in out] == ["Clock", "Contacts"] and free == []
+
+
+def test_far_text_is_not_matched() -> None:
+    out, free = match_texts([el(K.SWITCH, (900, 300, 1020, 360))],
+                            [el(K.TEXT, (40, 800, 400, 850), "Far")], max_dist=38)
+    assert out[0].caption == "" and len(free) == 1
+
+
+def test_block_caption() -> None:
+    block = Box(0, 400, 1080, 1200)
+    header = el(K.TEXT, (40, 420, 400, 470), "Network options")
+    row = [el(K.TEXT, (40, 500, 400, 550), "Allow tethering"), el(K.SWITCH, (900, 500, 1020, 550))]
+    assert block_caption(block, [header, *row]) is header
+    assert block_caption(block, row) is None  # a text beside a widget is not pure
+    indented = el(K.TEXT, (500, 420, 700, 470), "x")
+    assert block_caption(block, [indented, *row]) is None
+
+
+def _tab_bar(active: int, labels: list[str], width: int = 1080) -> tuple[np.ndarray, list[Element]]:
+    image = Image.new("RGB", (width, 400), (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(text_font()), 40)
+    cell = width // len(labels)
+    elements = []
+    for i, label in enumerate(labels):
+        x = i * cell + cell // 2
+        colour = (26, 115, 232) if i == active else (95, 99, 104)
+        draw.text((x, 300), label, font=font, fill=colour, anchor="mm")
+        if i == active:
+            draw.rectangle([i * cell + 20, 340, (i + 1) * cell - 20, 346], fill=colour)
+        left, top, right, bottom = draw.textbbox((x, 300), label, font=font, anchor="mm")
+        elements.append(el(K.TEXT, (int(left), int(top), int(right), int(bottom)), label))
+    return np.asarray(image), elements
+
+
+def test_active_tab_is_the_odd_colour_out() -> None:
+    for active in range(4):
+        image, tabs = _tab_bar(active, ["Home", "Search", "Library", "Profile"])
+        rows = find_tab_rows(tabs, 1080, 2400)
+        assert len(rows) == 1 and len(rows[0]) == 4
+        assert active_tab(image, tab_cells(rows[0], 1080)) == active
+
+
+def test_two_tabs_and_no_active_tab() -> None:
+    image, tabs = _tab_bar(1, ["Chats", "Calls"])
+    assert active_tab(image, tab_cells(tabs, 1080)) == 1
+    image, tabs = _tab_bar(-1, ["A", "B", "C"])
+    assert active_tab(image, tab_cells(tabs, 1080)) is None
+
+
+def test_a_title_and_an_icon_are_not_tabs() -> None:
+    row = [el(K.TEXT, (150, 100, 400, 160), "Settings"), el(K.TEXT, (1000, 100, 1040, 160), "⋮")]
+    assert find_tab_rows(row, 1080, 2400) == []

@@ -1,0 +1,126 @@
+"""Bad and unusual images: each is read correctly or refused with an ImageError that says why."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from screenpilot.errors import ImageError
+from screenpilot.vision.image import MAX_SIDE, load_image
+
+SCREENS = Path(__file__).parent / "data" / "screens"
+
+
+def _png(image: Image.Image, fmt: str = "PNG") -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format=fmt)
+    return buf.getvalue()
+
+
+def test_real_png_and_jpeg() -> None:
+    rgb = load_image(SCREENS / "netguard-32-settings-network.png")
+    assert rgb.shape == (1920, 1080, 3) and rgb.dtype == np.uint8
+    assert load_image(SCREENS / "seal-3.jpg").shape == (1280, 576, 3)
+
+
+def test_all_inputs_agree() -> None:
+    path = SCREENS / "seal-3.jpg"
+    ref = load_image(path)
+    assert np.array_equal(load_image(str(path)), ref)
+    assert np.array_equal(load_image(path.read_bytes()), ref)
+    assert np.array_equal(load_image(Image.open(path)), ref)
+    assert np.array_equal(load_image(ref.copy()), ref)
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9])
+def test_truncated_png(tmp_path: Path, cut: float) -> None:
+    data = (SCREENS / "netguard-32-settings-network.png").read_bytes()
+    path = tmp_path / "cut.png"
+    path.write_bytes(data[: int(len(data) * cut)])
+    with pytest.raises(ImageError, match="truncated or corrupt"):
+        load_image(path)
+
+
+def test_truncated_jpeg() -> None:
+    data = (SCREENS / "seal-3.jpg").read_bytes()
+    with pytest.raises(ImageError, match="truncated or corrupt"):
+        load_image(data[: len(data) // 3])
+
+
+def test_corrupt_png_header_and_body() -> None:
+    data = bytearray((SCREENS / "netguard-32-settings-network.png").read_bytes())
+    header = bytearray(data)
+    header[16:29] = b"\xff" * 13  # IHDR: absurd size, bad CRC
+    with pytest.raises(ImageError):
+        load_image(bytes(header))
+    body = bytearray(data)
+    body[2000:6000] = b"\x00" * 4000  # compressed pixel data destroyed
+    with pytest.raises(ImageError, match="truncated or corrupt"):
+        load_image(bytes(body))
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.png"
+    path.write_bytes(b"")
+    with pytest.raises(ImageError, match="empty"):
+        load_image(path)
+
+
+def test_missing_file_and_folder(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such image"):
+        load_image(tmp_path / "nope.png")
+    with pytest.raises(ImageError, match="folder"):
+        load_image(tmp_path)
+
+
+def test_text_file_named_png(tmp_path: Path) -> None:
+    path = tmp_path / "notes.png"
+    path.write_text("hello, not an image\n")
+    with pytest.raises(ImageError, match="looks like text"):
+        load_image(path)
+
+
+def test_wrong_extension_is_read_by_content(tmp_path: Path) -> None:
+    path = tmp_path / "screen.jpg"
+    path.write_bytes(_png(Image.new("RGB", (40, 80), (10, 20, 30))))
+    assert load_image(path)[0, 0].tolist() == [10, 20, 30]
+
+
+def test_one_pixel() -> None:
+    with pytest.raises(ImageError, match="too small"):
+        load_image(_png(Image.new("RGB", (1, 1))))
+
+
+def test_tall_image_is_accepted() -> None:
+    rgb = load_image(_png(Image.new("L", (200, 20_000), 255)))
+    assert rgb.shape == (20_000, 200, 3)
+
+
+def test_absurd_size_is_refused() -> None:
+    with pytest.raises(ImageError, match="too large"):
+        load_image(np.zeros((MAX_SIDE + 1, 8), np.uint8))
+
+
+def test_rgba_grey_palette_and_16_bit() -> None:
+    rgba = Image.new("RGBA", (20, 20), (200, 100, 50, 255))
+    assert load_image(_png(rgba))[0, 0].tolist() == [200, 100, 50]
+    clear = Image.new("RGBA", (20, 20), (200, 100, 50, 0))
+    assert load_image(_png(clear))[0, 0].tolist() == [0, 0, 0]
+    assert load_image(_png(Image.new("L", (20, 20), 77)))[0, 0].tolist() == [77, 77, 77]
+    assert load_image(_png(Image.new("P", (20, 20), 3)))[0, 0].shape == (3,)
+    sixteen = Image.fromarray(np.full((20, 20), 65535, np.uint16))
+    assert load_image(_png(sixteen))[0, 0].tolist() == [255, 255, 255]
+
+
+def test_numpy_dtypes_and_shapes() -> None:
+    assert load_image(np.full((10, 10), 0.5, np.float32))[0, 0].tolist() == [128, 128, 128]
+    assert load_image(np.full((10, 10, 3), 65535, np.uint16))[0, 0].tolist() == [255] * 3
+    assert load_image(np.ones((10, 10, 1), bool))[0, 0].tolist() == [255] * 3
+    with pytest.raises(ImageError, match="not an image"):
+        load_image(np.zeros((10, 10, 5), np.uint8))
+    with pytest.raises(ImageError, match="cannot read an image"):
+        load_image(42)  # type: ignore[arg-type]

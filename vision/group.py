@@ -1,0 +1,252 @@
+"""Semantic grouping: text-widget matching, block captions, tab bars and the active tab.
+
+- :func:`match_texts`: proximity-based matching (the approach's rule). A text
+  within ``max_dist`` of a widget belongs to it: inside a button or field it is
+  the widget's text; on the same row as a switch, check box, radio group or
+  seek bar it is the widget's caption; centred under an image or icon it is the
+  app icon's name (home screens: only the widget stays). A widget may take
+  several aligned texts (joined in reading order); matched texts are removed.
+- :func:`block_caption`: the left- (or top-) justified pure text at the top of a block.
+- :func:`find_tab_rows`: rows of 2-6 evenly spread short texts/icons near the
+  top or bottom of the screen; :func:`active_tab` picks the tab whose HSV hue
+  distribution differs most from the others' (achromatic pixels get their own
+  bins by brightness, so black-on-grey tabs are told apart too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from screenpilot.model import Block, BlockKind, Box, Element, ElementKind
+from screenpilot.vision.image import RGB
+
+log = logging.getLogger("screenpilot.vision")
+
+#: Widgets whose text is inside them.
+CONTAINERS = frozenset({ElementKind.BUTTON, ElementKind.EDIT_TEXT, ElementKind.SPINNER})
+#: Widgets labelled by a text beside them on the same row.
+LABELLED = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
+                      ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
+#: A label on a widget's row may be this many times ``max_dist`` away (settings rows).
+ROW_LABEL_FACTOR = 20
+#: Blocks that never take a caption.
+NO_CAPTION = frozenset({BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.TAB_BAR,
+                        BlockKind.KEYBOARD})
+#: Widgets named by a text centred below them (app icons on a home screen).
+PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
+
+
+def gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(0, max(a.x1, b.x1) - min(a.x2, b.x2))
+    dy = max(0, max(a.y1, b.y1) - min(a.y2, b.y2))
+    return float(np.hypot(dx, dy))
+
+
+def same_row(a: Box, b: Box) -> bool:
+    """Whether the boxes overlap vertically by at least half the shorter one."""
+    overlap = min(a.y2, b.y2) - max(a.y1, b.y1)
+    return overlap >= 0.5 * min(a.height, b.height)
+
+
+def _inside(text: Box, widget: Box) -> bool:
+    return text.intersection(widget) >= 0.6 * text.area
+
+
+def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
+    cx_t, cx_w = text.center[0], widget.center[0]
+    return (0 <= text.y1 - widget.y2 <= max_dist and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
+            and text.width <= 2.5 * widget.width)
+
+
+def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
+    """How a text relates to a widget: ``text``, ``caption``, ``name`` or None."""
+    if widget.kind in CONTAINERS and _inside(text, widget.box):
+        return "text"
+    if widget.kind in LABELLED and same_row(text, widget.box) and gap(text, widget.box) <= \
+            ROW_LABEL_FACTOR * max_dist:
+        return "caption"
+    if widget.kind in PICTURES and _below_centred(text, widget.box, max_dist):
+        return "name"
+    return None
+
+
+def _best_widget(text: Box, widgets: Sequence[Element],
+                 max_dist: float) -> tuple[int, str] | None:
+    best: tuple[float, int, str] | None = None
+    for i, w in enumerate(widgets):
+        rel = _relation(text, w, max_dist)
+        if rel is None:
+            continue
+        d = gap(text, w.box)
+        if best is None or d < best[0]:
+            best = (d, i, rel)
+    return None if best is None else (best[1], best[2])
+
+
+def _reading_key(e: Element) -> tuple[int, int]:
+    return (e.box.y1 // 8, e.box.x1)
+
+
+def match_texts(widgets: Sequence[Element], texts: Sequence[Element], *,
+                max_dist: float) -> tuple[list[Element], list[Element]]:
+    """Texts matched to widgets: (widgets with their text/caption, unmatched texts)."""
+    taken: dict[int, list[tuple[str, Element]]] = {}
+    free: list[Element] = []
+    for t in sorted(texts, key=_reading_key):
+        hit = _best_widget(t.box, widgets, max_dist)
+        if hit is None:
+            free.append(t)
+        else:
+            taken.setdefault(hit[0], []).append((hit[1], t))
+    out = [_absorb(w, taken.get(i, [])) for i, w in enumerate(widgets)]
+    return out, free
+
+
+def _absorb(widget: Element, texts: list[tuple[str, Element]]) -> Element:
+    inner = " ".join(t.text for rel, t in texts if rel in ("text", "name"))
+    caption = " ".join(t.text for rel, t in texts if rel == "caption")
+    if not (inner or caption):
+        return widget
+    return dataclasses.replace(widget, text=widget.text or inner,
+                               caption=widget.caption or caption)
+
+
+# --------------------------------------------------------------------------- captions
+
+
+def block_caption(block: Box, elements: Sequence[Element], *,
+                  indent: float = 0.12) -> Element | None:
+    """The pure text (a lone TEXT on its row) at the top of ``block``, left- or centre-justified."""
+    inside = [e for e in elements if block.intersection(e.box) >= 0.8 * e.box.area]
+    if not inside:
+        return None
+    first = min(inside, key=_reading_key)
+    if first.kind is not ElementKind.TEXT or not first.text:
+        return None
+    if any(e is not first and same_row(e.box, first.box) for e in inside):
+        return None
+    near_top = first.box.y1 - block.y1 <= max(0.25 * block.height, 2 * first.box.height)
+    left = first.box.x1 - block.x1 <= indent * block.width
+    centred = abs(first.box.center[0] - block.center[0]) <= 0.05 * block.width
+    return first if near_top and (left or centred) else None
+
+
+# --------------------------------------------------------------------------- tabs
+
+
+def find_tab_rows(elements: Sequence[Element], width: int, height: int) -> list[list[Element]]:
+    """Rows of 2-6 short, evenly spread items in the top third or bottom sixth of the screen."""
+    rows: list[list[Element]] = []
+    for e in sorted(elements, key=lambda e: e.box.center[0]):
+        if e.kind not in (ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
+                          ElementKind.BUTTON) or len(e.text.split()) > 2:
+            continue
+        for row in rows:
+            if same_row(row[0].box, e.box) and abs(row[0].box.height - e.box.height) \
+                    <= 0.5 * max(row[0].box.height, e.box.height):
+                row.append(e)
+                break
+        else:
+            rows.append([e])
+    return [r for r in rows if _is_tab_row(r, width, height)]
+
+
+def _is_tab_row(row: list[Element], width: int, height: int) -> bool:
+    if not 2 <= len(row) <= 6:
+        return False
+    y = row[0].box.center[1]
+    if 0.3 * height < y < 0.83 * height or y < 26 * width / 411:  # not in the status bar
+        return False
+    xs = np.array([e.box.center[0] for e in row], dtype=np.float64)
+    if len(row) == 2:
+        quarters = abs(xs[0] - width / 4) + abs(xs[1] - 3 * width / 4)
+        return bool(quarters <= 0.15 * width and all(e.kind is ElementKind.TEXT for e in row))
+    steps = np.diff(xs)
+    span_ok = xs[-1] - xs[0] >= (0.45 if len(row) == 2 else 0.55) * width
+    even = len(steps) < 2 or float(steps.std() / steps.mean()) < 0.25
+    margins = abs(xs[0] - (width - xs[-1])) <= 0.12 * width
+    return bool(span_ok and even and margins and steps.min() > 0)
+
+
+def tab_cells(row: Sequence[Element], width: int) -> list[Box]:
+    """Each tab's cell: from the midpoint to its left neighbour to the one on its right."""
+    xs = [e.box.center[0] for e in row]
+    y1 = min(e.box.y1 for e in row)
+    y2 = max(e.box.y2 for e in row)
+    pad = max(4, (y2 - y1) // 3)
+    below = max(4, y2 - y1)  # the active tab's indicator line sits under its label
+    mids = [0] + [(a + b) // 2 for a, b in itertools.pairwise(xs)] + [width]
+    return [Box(mids[i], max(0, y1 - pad), max(mids[i] + 1, mids[i + 1]), y2 + below)
+            for i in range(len(row))]
+
+
+def _foreground(crop: RGB, background: npt.NDArray[np.float64]) -> RGB:
+    """The pixels of ``crop`` that differ from the bar's background (labels, icons, indicator)."""
+    flat = crop.reshape(-1, 3)
+    far = np.abs(flat.astype(np.float64) - background).max(axis=1) > 40
+    return np.ascontiguousarray(flat[far].reshape(-1, 1, 3)) if far.any() else crop
+
+
+def hue_histogram(pixels: RGB, bins: int = 18) -> npt.NDArray[np.float64]:
+    """Normalised HSV hue histogram; low-saturation pixels counted in 3 brightness bins."""
+    import cv2
+
+    hsv = cv2.cvtColor(np.ascontiguousarray(pixels), cv2.COLOR_RGB2HSV).reshape(-1, 3)
+    colourful = (hsv[:, 1] >= 60) & (hsv[:, 2] >= 50)
+    hue = np.bincount((hsv[colourful, 0].astype(np.int64) * bins) // 180, minlength=bins)
+    grey = np.bincount(np.minimum(hsv[~colourful, 2].astype(np.int64) // 86, 2), minlength=3)
+    hist = np.concatenate([hue, grey]).astype(np.float64)
+    normalised: npt.NDArray[np.float64] = hist / max(float(hist.sum()), 1.0)
+    return normalised
+
+
+def active_tab(image: RGB, cells: Sequence[Box]) -> int | None:
+    """Index of the tab whose colour distribution differs most from the others (None if unclear)."""
+    if len(cells) < 2:
+        return None
+    crops = [image[c.y1:c.y2, c.x1:c.x2] for c in cells]
+    background = np.median(np.concatenate([c.reshape(-1, 3) for c in crops]), axis=0)
+    hists = [hue_histogram(_foreground(c, background)) for c in crops]
+    if len(cells) == 2:
+        return _salient(hists)
+    scores = []
+    for i, h in enumerate(hists):
+        others = [np.abs(h - o).sum() for j, o in enumerate(hists) if j != i]
+        scores.append(float(np.mean(others)))
+    log.debug("tab colour scores %s", scores)
+    order = np.argsort(scores)[::-1]
+    best, second = scores[order[0]], scores[order[1]]
+    if best < 0.25 or best < 1.4 * second:  # nothing stands out: no active tab to report
+        return None
+    return int(order[0])
+
+
+def _salient(hists: Sequence[npt.NDArray[np.float64]]) -> int | None:
+    """Of two tabs (equally far from each other), the more colourful, else the darker."""
+    if float(np.abs(hists[0] - hists[1]).sum()) < 0.05:
+        return None
+    colour = [float(h[:-3].sum()) for h in hists]
+    if abs(colour[0] - colour[1]) >= 0.02:
+        return int(np.argmax(colour))
+    dark = [float(h[-3]) for h in hists]
+    return int(np.argmax(dark))
+
+
+def caption_blocks(blocks: Sequence[Block], elements: Sequence[Element]) -> list[Block]:
+    """``blocks`` with their captions filled in where one is found."""
+    out = []
+    for b in blocks:
+        if b.caption or b.kind in NO_CAPTION:
+            out.append(b)
+            continue
+        indent = 0.3 if b.kind is BlockKind.TOOLBAR else 0.12  # a toolbar's title follows its icon
+        cap = block_caption(b.box, [e for e in elements if e.block_id == b.id], indent=indent)
+        out.append(dataclasses.replace(b, caption=cap.text) if cap is not None else b)
+    return out

@@ -1,0 +1,195 @@
+"""Load and validate screenshots: a path, bytes, a PIL image or a numpy array -> RGB uint8.
+
+Everything vision/ does starts with :func:`load_image`, which returns a
+C-contiguous ``(H, W, 3)`` ``uint8`` RGB array or raises :class:`ImageError`
+saying what is wrong (missing file, empty file, not an image, truncated or
+corrupt data, too small, too large). Conversions that have one sensible
+answer are done rather than refused:
+
+- RGBA / LA / palette with transparency: composited over black (a screen's
+  unlit background); grayscale and 1-bit: replicated to three channels;
+- 16-bit and 32-bit integer or float images: scaled to 8 bits by their range
+  (``uint16`` / ``I;16`` by 257, floats in ``[0, 1]`` by 255);
+- a wrong file extension: ignored, the content decides (Pillow sniffs it).
+
+Numpy arrays are taken as RGB (convert OpenCV's BGR first).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from screenpilot.errors import ImageError
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+RGB: TypeAlias = npt.NDArray[np.uint8]
+ImageInput: TypeAlias = (
+    "str | os.PathLike[str] | bytes | bytearray | PILImage.Image | npt.NDArray[Any]")
+
+#: The smallest side we accept: nothing useful is on a screen this small.
+MIN_SIDE = 8
+#: The largest side (a stitched long screenshot of ~20 screens fits).
+MAX_SIDE = 65_000
+#: The most pixels we accept (about 25 full 1080x2400 screens).
+MAX_PIXELS = 65_000_000
+
+
+def load_image(source: ImageInput) -> RGB:
+    """``source`` as a ``(H, W, 3)`` RGB ``uint8`` array; :class:`ImageError` if unusable."""
+    if isinstance(source, np.ndarray):
+        return check_size(array_to_rgb(source))
+    if isinstance(source, bytes | bytearray):
+        return check_size(_decode(bytes(source), "image bytes"))
+    if isinstance(source, str | os.PathLike):
+        return check_size(_read_file(Path(source)))
+    from PIL import Image
+
+    if isinstance(source, Image.Image):
+        return check_size(pil_to_rgb(source, "PIL image"))
+    raise ImageError(f"cannot read an image from a {type(source).__name__}",
+                     hint="pass a path, bytes, a PIL image or a numpy array")
+
+
+def check_size(rgb: RGB) -> RGB:
+    """``rgb`` unchanged if its size is usable, else :class:`ImageError`."""
+    h, w = rgb.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise ImageError(f"image is {w}x{h} pixels, too small to be a screenshot",
+                         hint=f"both sides must be at least {MIN_SIDE} pixels")
+    if max(h, w) > MAX_SIDE or h * w > MAX_PIXELS:
+        raise ImageError(f"image is {w}x{h} pixels, too large",
+                         hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all")
+    return rgb
+
+
+def _read_file(path: Path) -> RGB:
+    if not path.exists():
+        raise ImageError(f"no such image file: {path}")
+    if path.is_dir():
+        raise ImageError(f"{path} is a folder, not an image file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return _decode(data, str(path))
+
+
+def _decode(data: bytes, name: str) -> RGB:
+    if not data:
+        raise ImageError(f"{name} is empty (0 bytes)")
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            _check_header(image, name)
+            image.load()
+    except UnidentifiedImageError as exc:
+        raise ImageError(f"{name} is not an image Pillow can read ({_sniff(data)})") from exc
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageError(f"{name} is too large to decode safely: {exc}") from exc
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageError(f"{name} is truncated or corrupt ({image_format(data)}): {exc}",
+                         hint="capture the screenshot again") from exc
+    return pil_to_rgb(image, name)
+
+
+def _check_header(image: PILImage.Image, name: str) -> None:
+    w, h = image.size
+    if max(w, h) > MAX_SIDE or w * h > MAX_PIXELS:
+        raise ImageError(f"{name} is {w}x{h} pixels, too large",
+                         hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all")
+
+
+def image_format(data: bytes) -> str:
+    """The format the first bytes announce (``PNG``, ``JPEG``...) or ``unknown format``."""
+    signatures = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF",
+                  b"RIFF": "WEBP", b"BM": "BMP"}
+    for magic, fmt in signatures.items():
+        if data.startswith(magic):
+            return fmt
+    return "unknown format"
+
+
+def _sniff(data: bytes) -> str:
+    fmt = image_format(data)
+    if fmt != "unknown format":
+        return f"starts like a {fmt}, but the header is damaged"
+    head = data[:64]
+    if head.lstrip().startswith((b"<", b"{", b"[")) or all(32 <= b < 127 or b in b"\r\n\t"
+                                                           for b in head):
+        return "looks like text"
+    return "unknown format"
+
+
+def pil_to_rgb(image: PILImage.Image, name: str = "image") -> RGB:
+    """A PIL image in any mode as RGB ``uint8`` (see the module docstring)."""
+    from PIL import Image
+
+    try:
+        if image.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):
+            return array_to_rgb(np.asarray(image))
+        if image.mode == "P" and "transparency" in image.info:
+            image = image.convert("RGBA")
+        if image.mode in ("RGBA", "LA", "PA", "RGBa", "La"):
+            rgba = image.convert("RGBA")
+            black = Image.new("RGBA", rgba.size, (0, 0, 0, 255))
+            image = Image.alpha_composite(black, rgba)
+        return np.ascontiguousarray(np.asarray(image.convert("RGB"), dtype=np.uint8))
+    except (OSError, ValueError) as exc:
+        raise ImageError(f"cannot convert {name} (mode {image.mode}) to RGB: {exc}") from exc
+
+
+def array_to_rgb(array: npt.NDArray[Any]) -> RGB:
+    """A numpy image (gray, RGB, RGBA; any integer, bool or float dtype) as RGB ``uint8``."""
+    if array.ndim == 3 and array.shape[2] == 1:
+        array = array[:, :, 0]
+    if array.ndim == 2:
+        array = np.stack([array] * 3, axis=-1)
+    if array.ndim != 3 or array.shape[2] not in (3, 4):
+        raise ImageError(f"array of shape {array.shape} is not an image",
+                         hint="expected (H, W), (H, W, 3) or (H, W, 4)")
+    rgb = _to_uint8(array)
+    if rgb.shape[2] == 4:
+        alpha = rgb[:, :, 3:4].astype(np.uint16)
+        rgb = (rgb[:, :, :3].astype(np.uint16) * alpha // 255).astype(np.uint8)
+    return np.ascontiguousarray(rgb)
+
+
+def _to_uint8(array: npt.NDArray[Any]) -> RGB:
+    if array.dtype == np.uint8:
+        return array
+    if array.dtype == np.bool_:
+        return array.astype(np.uint8) * 255
+    if array.dtype == np.uint16:
+        return (array // 257).astype(np.uint8)
+    if np.issubdtype(array.dtype, np.floating):
+        finite = np.nan_to_num(array.astype(np.float32), nan=0.0, posinf=1.0, neginf=0.0)
+        top = 1.0 if finite.size == 0 or float(finite.max()) <= 1.0 else 255.0
+        scaled: RGB = (np.clip(finite / top, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
+        return scaled
+    if np.issubdtype(array.dtype, np.integer):
+        wide = array.astype(np.int64)
+        top = int(wide.max()) if wide.size else 0
+        if top <= 255 and int(wide.min(initial=0)) >= 0:
+            return wide.astype(np.uint8)
+        scale = 65535 if top <= 65535 else max(top, 1)
+        return (np.clip(wide, 0, scale) * 255 // scale).astype(np.uint8)
+    raise ImageError(f"array of dtype {array.dtype} is not an image")
+
+
+def to_pil(rgb: RGB) -> PILImage.Image:
+    """An RGB array as a PIL image."""
+    from PIL import Image
+
+    return Image.fromarray(rgb, "RGB")

@@ -1,0 +1,159 @@
+"""Incremental describe: between consecutive screens of one task, re-read only what changed.
+
+The frame difference with the previous screenshot (per-pixel, over
+``diff_threshold``) is dilated and cut into full-width horizontal bands, padded
+by about a text line and grown until no previous text line or widget straddles
+a band's edge (band edges also snap to a grid so the scaled crop sees the same
+pixels the full image did). OCR and detection run on the bands only (read with a
+margin of context, keeping what is centred in the band); lines and widgets
+outside them are reused. Blocks and grouping, cheap, always run on the
+whole new frame. A size change, a first frame, or more than ``max_changed`` of
+the screen changed means a full describe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from screenpilot.model import Box, Element, Screen
+from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine
+from screenpilot.vision.pipeline import (
+    STAGES,
+    Description,
+    Detector,
+    IconLabeller,
+    Observations,
+    StageReport,
+    _resolve_stages,
+    assemble,
+    observe,
+)
+
+GRID = 6  # band edges on multiples of this (exact for 1080 -> 720 OCR scaling)
+
+
+def changed_mask(prev: RGB, cur: RGB, threshold: int = 16) -> np.ndarray:
+    """Pixels whose colour moved by more than ``threshold`` on any channel."""
+    import cv2
+
+    diff = cv2.absdiff(prev, cur).max(axis=2)
+    return np.asarray(diff > threshold)
+
+
+def changed_bands(prev: RGB, cur: RGB, *, threshold: int = 16,
+                  pad: int | None = None) -> list[tuple[int, int]]:
+    """Row ranges (top, bottom) of ``cur`` that differ from ``prev``, padded and merged."""
+    h, w = cur.shape[:2]
+    rows = np.nonzero(changed_mask(prev, cur, threshold).any(axis=1))[0]
+    if rows.size == 0:
+        return []
+    pad = pad if pad is not None else max(16, w // 20)
+    bands: list[tuple[int, int]] = []
+    for r in rows.tolist():
+        top, bottom = max(0, r - pad), min(h, r + 1 + pad)
+        if bands and top <= bands[-1][1]:
+            bands[-1] = (bands[-1][0], max(bands[-1][1], bottom))
+        else:
+            bands.append((top, bottom))
+    return bands
+
+
+def _grow(bands: list[tuple[int, int]], boxes: Iterable[Box], h: int) -> list[tuple[int, int]]:
+    """Bands grown until no box straddles an edge, snapped to ``GRID``, merged."""
+    boxes = list(boxes)
+    out: list[tuple[int, int]] = []
+    for top, bottom in bands:
+        changed = True
+        while changed:
+            changed = False
+            for b in boxes:
+                if b.y1 < bottom and b.y2 > top and (b.y1 < top or b.y2 > bottom):
+                    top, bottom = min(top, b.y1), max(bottom, b.y2)
+                    changed = True
+            top, bottom = top - top % GRID, min(h, bottom + (-bottom) % GRID)
+        if out and top <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], bottom))
+        else:
+            out.append((top, bottom))
+    return out
+
+
+def _outside(box: Box, bands: Sequence[tuple[int, int]]) -> bool:
+    return all(box.y2 <= top or box.y1 >= bottom for top, bottom in bands)
+
+
+def _shift(e: Element, dy: int) -> Element:
+    b = e.box
+    return dataclasses.replace(e, box=Box(b.x1, b.y1 + dy, b.x2, b.y2 + dy))
+
+
+class IncrementalDescriber:
+    """Describe consecutive screenshots, re-reading only the bands that changed."""
+
+    def __init__(self, *, stages: Iterable[str] = STAGES, detector: Detector | None = None,
+                 icons: IconLabeller | None = None, ocr_threshold: float = DEFAULT_THRESHOLD,
+                 ocr: OcrBackend | None = None, diff_threshold: int = 16,
+                 max_changed: float = 0.5) -> None:
+        self.stages = _resolve_stages(stages)
+        self.detector, self.icons, self.ocr = detector, icons, ocr
+        self.ocr_threshold = ocr_threshold
+        self.diff_threshold, self.max_changed = diff_threshold, max_changed
+        self._prev: RGB | None = None
+        self._obs: Observations | None = None
+        self.last_bands: list[tuple[int, int]] = []
+
+    def reset(self) -> None:
+        """Forget the previous screen (the next describe is a full one)."""
+        self._prev, self._obs, self.last_bands = None, None, []
+
+    def describe(self, image: ImageInput) -> Screen:
+        return self.analyse(image).screen
+
+    def analyse(self, image: ImageInput) -> Description:
+        """Like ``pipeline.analyse``, reusing what did not change since the last call."""
+        start = time.perf_counter()
+        pixels = load_image(image)
+        reports: dict[str, StageReport] = {}
+        obs = self._observe(pixels, reports)
+        self._prev, self._obs = pixels, obs
+        lines = tuple(line for line in obs.lines if line.score >= self.ocr_threshold)
+        screen = assemble(pixels, Observations(lines, obs.widgets), self.stages,
+                          icons=self.icons, reports=reports)
+        ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
+        return Description(screen, ordered, time.perf_counter() - start)
+
+    def _observe(self, pixels: RGB, reports: dict[str, StageReport]) -> Observations:
+        prev, obs = self._prev, self._obs
+        h = pixels.shape[0]
+        if prev is None or obs is None or prev.shape != pixels.shape:
+            self.last_bands = [(0, h)]
+            return self._full(pixels, reports)
+        bands = changed_bands(prev, pixels, threshold=self.diff_threshold)
+        bands = _grow(bands, [t.box for t in obs.lines] + [e.box for e in obs.widgets], h)
+        self.last_bands = bands
+        if sum(b - t for t, b in bands) > self.max_changed * h:
+            return self._full(pixels, reports)
+        lines = [t for t in obs.lines if _outside(t.box, bands)]
+        widgets = [e for e in obs.widgets if _outside(e.box, bands)]
+        ctx = max(GRID, (pixels.shape[1] // 20) // GRID * GRID)
+        for top, bottom in bands:
+            lo, hi = max(0, top - ctx), min(h, bottom + ctx)  # read with context around the band
+            part = observe(np.ascontiguousarray(pixels[lo:hi]), self.stages,
+                           detector=self.detector, ocr=self.ocr, reports=reports)
+            lines += [t.shifted(0, lo) for t in part.lines
+                      if top <= t.box.center[1] + lo < bottom]
+            widgets += [_shift(e, lo) for e in part.widgets
+                        if top <= e.box.center[1] + lo < bottom]
+        return Observations(tuple(lines), tuple(widgets))
+
+    def _full(self, pixels: RGB, reports: dict[str, StageReport]) -> Observations:
+        return observe(pixels, self.stages, detector=self.detector, ocr=self.ocr,
+                       reports=reports)
+
+
+__all__ = ["IncrementalDescriber", "TextLine", "changed_bands", "changed_mask"]

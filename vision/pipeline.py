@@ -1,0 +1,419 @@
+"""Screenshot -> ``Screen``: OCR, widget detection, icon labels, blocks, grouping.
+
+:func:`describe` returns the ``Screen``; :func:`analyse` also returns what each
+stage did (:class:`StageReport`: ran, skipped, unavailable or failed, with its
+time and a note), so a caller can say when the description was made without a
+detector or icon model. Stages:
+
+- ``ocr``: text lines (:mod:`screenpilot.vision.ocr`), on the calling thread;
+- ``detect``: widgets from any object with ``detect(image) -> [element-like]``
+  (``kind`` as ``ElementKind`` or its name, ``box`` as ``Box`` or ``xyxy``,
+  ``confidence``), run on a worker thread *while* OCR runs; by default the
+  shipped ``models/detector.onnx`` when it exists;
+- ``icons``: labels for image/icon/button elements with no text, from any
+  object with ``label(crops) -> [(label, score)]``;
+- ``blocks``: bars, lists, cards, dialogs (:mod:`screenpilot.vision.blocks`),
+  also on a worker thread.
+
+Grouping (:mod:`screenpilot.vision.group`) always runs. Elements get ids from 1
+in reading order (top to bottom, left to right), blocks from 1 top to bottom.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeVar
+
+import numpy as np
+
+from screenpilot.errors import ScreenpilotError, VisionError
+from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.vision import blocks as blocks_mod
+from screenpilot.vision import group
+from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
+
+log = logging.getLogger("screenpilot.vision")
+STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
+Status = Literal["ran", "skipped", "unavailable", "failed"]
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+T = TypeVar("T")
+
+
+class Detector(Protocol):
+    """A widget detector: element-like records (kind, box, confidence) for an RGB image."""
+
+    def detect(self, image: RGB) -> Sequence[Any]: ...
+
+
+class IconLabeller(Protocol):
+    """An icon labeller: one answer per RGB crop, a ``(label, score)`` pair or a record with
+    ``.label`` / ``.score`` (``vision.icons.IconResult``); label ``unknown`` when unsure."""
+
+    def label(self, crops: Sequence[RGB]) -> Sequence[Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StageReport:
+    """What one stage did: ``ran``, ``skipped`` (not asked for), ``unavailable`` or ``failed``."""
+
+    name: str
+    status: Status
+    seconds: float = 0.0
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """A described screen and the report of every stage."""
+
+    screen: Screen
+    stages: tuple[StageReport, ...]
+    seconds: float
+
+    @property
+    def notices(self) -> list[str]:
+        """One line per stage that was asked for but did not run."""
+        return [f"{s.name}: {s.note}" for s in self.stages if s.status in ("unavailable", "failed")]
+
+    @property
+    def timings(self) -> dict[str, float]:
+        return {s.name: s.seconds for s in self.stages if s.status == "ran"} | \
+            {"total": self.seconds}
+
+    def stage(self, name: str) -> StageReport:
+        return next(s for s in self.stages if s.name == name)
+
+
+@dataclass(frozen=True, slots=True)
+class Observations:
+    """The model outputs a screen is assembled from (what incremental describe reuses)."""
+
+    lines: tuple[TextLine, ...]
+    widgets: tuple[Element, ...]
+
+
+# --------------------------------------------------------------------------- models
+
+
+def _find_model(env: str, name: str) -> Path | None:
+    path = Path(os.environ.get(env) or MODELS_DIR / name)
+    return path if path.is_file() else None
+
+
+@functools.cache
+def default_detector() -> tuple[Detector | None, str]:
+    """The shipped detector (``$SCREENPILOT_DETECTOR`` or ``models/detector.onnx``), or why not."""
+    path = _find_model("SCREENPILOT_DETECTOR", "detector.onnx")
+    if path is None:
+        return None, "no widget detector (models/detector.onnx is missing): texts only"
+    try:
+        from screenpilot.vision.detect import Detector as OnnxDetector
+
+        return OnnxDetector(path), ""
+    except (ImportError, ScreenpilotError) as exc:
+        return None, f"widget detector {path} cannot be used: {exc}"
+
+
+@functools.cache
+def default_icons() -> tuple[IconLabeller | None, str]:
+    """The shipped icon labeller (``$SCREENPILOT_ICONS`` or ``models/icons.onnx``), or why not."""
+    path = _find_model("SCREENPILOT_ICONS", "icons.onnx")
+    if path is None:
+        return None, "no icon model (models/icons.onnx is missing): icons stay unlabelled"
+    try:
+        from screenpilot.vision import icons as icons_mod
+
+        factory: Any = getattr(icons_mod, "IconLabeller", None)
+        if factory is None:
+            return None, "screenpilot.vision.icons has no IconLabeller"
+        labeller: IconLabeller = factory(path)
+        return labeller, ""
+    except (ImportError, ScreenpilotError) as exc:
+        return None, f"icon model {path} cannot be used: {exc}"
+
+
+# --------------------------------------------------------------------------- stages
+
+
+def _timed(fn: Callable[[], T]) -> tuple[T, float]:
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def as_element(item: Any) -> Element | None:
+    """A detector's element-like record as an ``Element`` (None for unknown kinds)."""
+    if isinstance(item, Element):
+        return item
+    kind = getattr(item, "kind", None)
+    try:
+        kind = ElementKind(kind) if kind is not None else None
+    except ValueError:
+        kind = None
+    box = getattr(item, "box", None)
+    if box is None and hasattr(item, "xyxy"):
+        box = Box.of(*item.xyxy)
+    elif isinstance(box, tuple | list):
+        box = Box.of(*box)
+    if kind is None or not isinstance(box, Box):
+        return None
+    conf = float(getattr(item, "confidence", getattr(item, "score", 1.0)))
+    return Element(0, kind, box, confidence=min(1.0, max(0.0, conf)),
+                   checked=getattr(item, "checked", None))
+
+
+def run_detector(detector: Detector, image: RGB) -> list[Element]:
+    """``detector.detect(image)`` as elements; its failures leave as ``VisionError``."""
+    try:
+        found = detector.detect(image)
+    except ScreenpilotError:
+        raise
+    except Exception as exc:  # onnxruntime and friends: translated at this boundary
+        raise VisionError(f"widget detector failed: {exc}") from exc
+    h, w = image.shape[:2]
+    out = []
+    for item in found:
+        e = as_element(item)
+        if e is not None and e.kind is not ElementKind.TEXT:
+            box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
+            out.append(dataclasses.replace(e, box=box))
+    return out
+
+
+def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(s.strip() for s in stages if s.strip()))
+    unknown = [s for s in chosen if s not in STAGES]
+    if unknown:
+        raise VisionError(f"unknown stage(s) {', '.join(unknown)}",
+                          hint=f"choose from {', '.join(STAGES)}")
+    if not chosen:
+        raise VisionError("no stage chosen", hint=f"choose from {', '.join(STAGES)}")
+    return chosen
+
+
+# --------------------------------------------------------------------------- describe
+
+
+def describe(image: ImageInput, *, stages: Iterable[str] = STAGES,
+             detector: Detector | None = None, icons: IconLabeller | None = None,
+             ocr_threshold: float = DEFAULT_THRESHOLD, ocr: OcrBackend | None = None) -> Screen:
+    """What is on ``image``, as a ``Screen`` (see :func:`analyse`)."""
+    return analyse(image, stages=stages, detector=detector, icons=icons,
+                   ocr_threshold=ocr_threshold, ocr=ocr).screen
+
+
+def analyse(image: ImageInput, *, stages: Iterable[str] = STAGES,
+            detector: Detector | None = None, icons: IconLabeller | None = None,
+            ocr_threshold: float = DEFAULT_THRESHOLD,
+            ocr: OcrBackend | None = None) -> Description:
+    """Describe ``image`` and report each stage; ``None`` models mean the shipped ones."""
+    start = time.perf_counter()
+    chosen = _resolve_stages(stages)
+    pixels = load_image(image)
+    reports: dict[str, StageReport] = {}
+    obs = observe(pixels, chosen, detector=detector, ocr=ocr, reports=reports)
+    lines = tuple(line for line in obs.lines if line.score >= ocr_threshold)
+    screen = assemble(pixels, Observations(lines, obs.widgets), chosen, icons=icons,
+                      reports=reports)
+    if isinstance(image, str | os.PathLike):
+        screen = dataclasses.replace(screen, image_path=str(image))
+    ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
+    return Description(screen, ordered, time.perf_counter() - start)
+
+
+def observe(pixels: RGB, stages: Sequence[str], *, detector: Detector | None,
+            ocr: OcrBackend | None, reports: dict[str, StageReport],
+            region: Box | None = None) -> Observations:
+    """OCR (this thread) and detection (a worker thread, at the same time) on ``pixels``."""
+    det, note = (detector, "") if detector is not None else (None, "")
+    if "detect" in stages and det is None:
+        det, note = default_detector()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future: Future[tuple[list[Element], float]] | None = None
+        if "detect" in stages and det is not None:
+            future = pool.submit(_timed, functools.partial(run_detector, det, pixels))
+        elif "detect" in stages:
+            reports["detect"] = StageReport("detect", "unavailable", note=note)
+        lines: list[TextLine] = []
+        if "ocr" in stages:
+            engine = ocr or get_backend()
+            lines, secs = _timed(functools.partial(read_tiled, engine, pixels))
+            reports["ocr"] = StageReport("ocr", "ran", secs, f"{len(lines)} lines")
+        widgets: list[Element] = []
+        if future is not None:
+            widgets, secs = future.result()
+            reports["detect"] = StageReport("detect", "ran", secs, f"{len(widgets)} widgets")
+    return Observations(tuple(lines), tuple(widgets))
+
+
+def assemble(pixels: RGB, obs: Observations, stages: Sequence[str], *,
+             icons: IconLabeller | None, reports: dict[str, StageReport]) -> Screen:
+    """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids."""
+    h, w = pixels.shape[:2]
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        regions_future = pool.submit(_timed, functools.partial(blocks_mod.divide, pixels)) \
+            if "blocks" in stages else None
+        start = time.perf_counter()
+        texts = [Element(0, ElementKind.TEXT, line.box, text=line.text,
+                         confidence=min(1.0, line.score)) for line in obs.lines]
+        bar_regions = [blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
+                       for e in obs.widgets if e.kind.value in ("status_bar", "navigation_bar")]
+        widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
+        widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
+        widgets = [_with_state(pixels, e) for e in widgets]
+        elements = _ordered(widgets + free, h)
+        group_secs = time.perf_counter() - start
+        if "icons" in stages:
+            elements = _label_icons(pixels, elements, icons, reports)
+        regions: list[blocks_mod.Region] = []
+        if regions_future is not None:
+            regions, secs = regions_future.result()
+            reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
+    start = time.perf_counter()
+    screen = _build_screen(pixels, elements, _merge_bars(regions, bar_regions))
+    reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
+    return screen
+
+
+def _merge_bars(regions: list[blocks_mod.Region],
+                detected: list[blocks_mod.Region]) -> list[blocks_mod.Region]:
+    kinds = {r.kind for r in detected}
+    return detected + [r for r in regions if r.kind not in kinds]
+
+
+def _ordered(elements: list[Element], height: int) -> list[Element]:
+    """Elements in reading order with ids 1, 2, ... (rows as ``Screen.reading_order``)."""
+    row = max(8, height // 120)
+    items = sorted(elements, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
+    return [dataclasses.replace(e, id=i) for i, e in enumerate(items, start=1)]
+
+
+# --------------------------------------------------------------------------- states
+
+
+def _with_state(pixels: RGB, e: Element) -> Element:
+    """Checked state of switches/check boxes and hint text of fields, from the pixels."""
+    crop = pixels[e.box.y1:e.box.y2, e.box.x1:e.box.x2]
+    if crop.size == 0:
+        return e
+    if e.kind in (ElementKind.SWITCH, ElementKind.CHECK_BOX) and e.checked is None:
+        return dataclasses.replace(e, checked=_colourful(crop), clickable=True)
+    if e.kind is ElementKind.EDIT_TEXT:
+        return dataclasses.replace(e, editable=True, clickable=True,
+                                   hint=bool(e.text) and _faint(crop))
+    if e.kind in (ElementKind.BUTTON, ElementKind.SPINNER, ElementKind.RADIO_GROUP,
+                  ElementKind.ICON):
+        return dataclasses.replace(e, clickable=True)
+    return e
+
+
+def _colourful(crop: RGB) -> bool:
+    """Whether an on-state accent colour fills a visible part of ``crop``."""
+    import cv2
+
+    hsv = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2HSV)
+    accent = (hsv[:, :, 1] >= 80) & (hsv[:, :, 2] >= 80)
+    return float(accent.mean()) >= 0.08
+
+
+def _faint(crop: RGB) -> bool:
+    """Whether the text in ``crop`` is low-contrast grey (a hint, not a typed value)."""
+    gray = crop.mean(axis=2)
+    lo, hi = np.percentile(gray, [5, 95])
+    return float(hi - lo) < 110
+
+
+def _label_icons(pixels: RGB, elements: list[Element], icons: IconLabeller | None,
+                 reports: dict[str, StageReport]) -> list[Element]:
+    labeller, note = (icons, "") if icons is not None else default_icons()
+    if labeller is None:
+        reports["icons"] = StageReport("icons", "unavailable", note=note)
+        return elements
+    todo = [i for i, e in enumerate(elements) if not e.text and e.kind in group.PICTURES]
+    crops = [pixels[elements[i].box.y1:elements[i].box.y2, elements[i].box.x1:elements[i].box.x2]
+             for i in todo]
+    start = time.perf_counter()
+    try:
+        labels = list(labeller.label(crops)) if crops else []
+    except ScreenpilotError:
+        raise
+    except Exception as exc:
+        raise VisionError(f"icon labeller failed: {exc}") from exc
+    out = list(elements)
+    for i, answer in zip(todo, labels, strict=False):
+        label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
+        if label and label != "unknown":
+            out[i] = dataclasses.replace(out[i], icon_label=label)
+    reports["icons"] = StageReport("icons", "ran", time.perf_counter() - start,
+                                   f"{len(crops)} crops")
+    return out
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _build_screen(pixels: RGB, elements: list[Element],
+                  regions: list[blocks_mod.Region]) -> Screen:
+    h, w = pixels.shape[:2]
+    regions = _tab_regions(elements, regions, w, h)
+    ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
+    blocks = [Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
+              for i, r in enumerate(ordered, start=1)]
+    elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
+    blocks, elements = _active_tabs(pixels, blocks, elements)
+    blocks = group.caption_blocks(blocks, elements)
+    return Screen(width=w, height=h, elements=tuple(elements), blocks=tuple(blocks))
+
+
+def _home(box: Box, blocks: Sequence[Block]) -> int | None:
+    """The smallest block holding most of ``box``."""
+    holders = [b for b in blocks if b.box.intersection(box) >= 0.6 * box.area]
+    return min(holders, key=lambda b: b.box.area).id if holders else None
+
+
+def _tab_regions(elements: list[Element], regions: list[blocks_mod.Region], w: int,
+                 h: int) -> list[blocks_mod.Region]:
+    """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it)."""
+    out = list(regions)
+    for row in group.find_tab_rows(elements, w, h):
+        cells = group.tab_cells(row, w)
+        box = Box(0, min(c.y1 for c in cells), w, max(c.y2 for c in cells))
+        holder = [i for i, r in enumerate(out) if r.source != "lines"
+                  and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
+                  and r.box.intersection(box) >= 0.8 * box.area and r.box.height < 3 * box.height]
+        if holder:
+            out[holder[0]] = dataclasses.replace(out[holder[0]], kind=BlockKind.TAB_BAR)
+        else:
+            out.append(blocks_mod.Region(box, BlockKind.TAB_BAR, "tabs"))
+    return out
+
+
+def _active_tabs(pixels: RGB, blocks: list[Block],
+                 elements: list[Element]) -> tuple[list[Block], list[Element]]:
+    h, w = pixels.shape[:2]
+    by_id = {e.id: e for e in elements}
+    out_blocks = []
+    for b in blocks:
+        members = [e for e in elements if e.block_id == b.id]
+        rows = group.find_tab_rows(members, w, h) if b.kind is BlockKind.TAB_BAR else []
+        if not rows:
+            out_blocks.append(b)
+            continue
+        row = max(rows, key=len)
+        idx = group.active_tab(pixels, group.tab_cells(row, w))
+        if idx is None:
+            out_blocks.append(b)
+            continue
+        chosen = row[idx]
+        by_id[chosen.id] = dataclasses.replace(chosen, selected=True)
+        out_blocks.append(dataclasses.replace(b, active_element=chosen.id))
+    return out_blocks, [by_id[e.id] for e in elements]
