@@ -38,8 +38,20 @@ from screenpilot.planner.taskparse import TaskIntent, norm, parse_task
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
-#: What common apps are for, so that "turn on wifi" finds the Settings icon.
+#: What common apps and Android settings entries are for, so that "turn on wifi"
+#: finds the Settings icon and then "Network & internet".
 APP_PURPOSES: dict[str, str] = {
+    "network & internet": "wifi internet mobile data airplane mode hotspot sim network",
+    "网络和互联网": "wifi internet mobile data airplane mode hotspot network",
+    "connected devices": "bluetooth pair device cast printing nfc",
+    "已连接的设备": "bluetooth pair device",
+    "display": "brightness dark theme font size screen timeout rotate",
+    "sound & vibration": "volume ringtone vibrate vibration do not disturb media alarm",
+    "security & privacy": "screen lock pin password pattern fingerprint app pinning privacy",
+    "apps": "installed apps app info uninstall default apps notifications permissions",
+    "about phone": "android version build number model phone name",
+    "battery": "battery saver usage percentage",
+    "storage": "storage space free up files",
     "settings": "wifi internet network bluetooth airplane mode display brightness dark theme "
                 "sound volume vibrate security screen lock pin apps battery storage about phone",
     "设置": "wifi internet network bluetooth airplane display brightness dark theme sound",
@@ -77,6 +89,14 @@ def describe_for_match(e: Element, screen: Screen) -> str:
     return " ".join(p for p in parts if p)
 
 
+def purpose_bonus(intent: TaskIntent, e: Element) -> float:
+    """0.4 when the element is an app whose purpose names a word of the task."""
+    purpose = APP_PURPOSES.get(e.label.strip().lower())
+    if not purpose:
+        return 0.0
+    return 0.4 if intent.words & set(norm(purpose).split()) else 0.0
+
+
 def _tapped_labels(history: Sequence[Step]) -> list[str]:
     out = []
     for s in history:
@@ -106,7 +126,8 @@ class HeuristicPlanner:
 
     def __init__(self, encode: Encoder, *, threshold: float = 0.35, max_scrolls: int = 2,
                  max_steps: int = 20) -> None:
-        self.encode = encode
+        self._encode = encode
+        self._cache: dict[str, np.ndarray] = {}
         self.threshold = threshold
         self.max_scrolls = max_scrolls
         self.max_steps = max_steps
@@ -209,7 +230,8 @@ class HeuristicPlanner:
         if els:
             texts = [describe_for_match(e, screen) for e in els]
             score = self._similarity(intent.text, texts)
-            score += np.array([0.5 * _lexical(intent, e.label) for e in els])
+            score += np.array([0.5 * _lexical(intent, e.label) + purpose_bonus(intent, e)
+                               for e in els])
             score += self._demo_bonus(hints, els)
             i = int(np.argmax(score))
             if score[i] >= self.threshold:
@@ -237,6 +259,14 @@ class HeuristicPlanner:
         return Decision(Action(ActionKind.STOP), "no element matches the task")
 
     # --- helpers ---------------------------------------------------------------------------
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of ``texts``, each text encoded once per planner."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for text, vector in zip(missing, self._encode(missing), strict=True):
+                self._cache[text] = vector
+        return np.stack([self._cache[t] for t in texts])
+
     def _similarity(self, task: str, texts: Sequence[str]) -> np.ndarray:
         vectors = self.encode([task, *texts])
         return np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
