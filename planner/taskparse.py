@@ -25,7 +25,8 @@ _LEVELS = {"max": 1.0, "maximum": 1.0, "full": 1.0, "highest": 1.0, "min": 0.0,
            "minimum": 0.0, "lowest": 0.0, "half": 0.5, "middle": 0.5}
 _STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "and", "with", "for", "of", "my",
          "named", "called", "as", "new", "contact", "contacts", "number", "phone", "message",
-         "save", "add", "create", "send", "set", "turn", "please", "alarm", "at", "from"}
+         "save", "add", "create", "send", "set", "turn", "please", "alarm", "at", "from",
+         "settings", "setting", "app", "open", "go", "show"}
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
 
@@ -57,13 +58,11 @@ def _values(text: str) -> list[str]:
     values: list[str] = []
     for m in _NUMBER.finditer(text):
         values.append(re.sub(r"[\s-]", "", m.group(0)))
-    first = True
     for m in _NAME.finditer(text):
         word = m.group(1)
-        if first and m.start() == 0:
-            first = False
-            continue
-        if norm(word) not in _STOP:
+        if m.start() == 0:   # the capital of the sentence's first word means nothing
+            word = word.partition(" ")[2]
+        if word and norm(word) not in _STOP:
             values.append(word)
     return _ordered(text, values)
 
