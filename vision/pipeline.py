@@ -371,7 +371,13 @@ def _build_screen(pixels: RGB, elements: list[Element],
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements)
-    return Screen(width=w, height=h, elements=tuple(elements), blocks=tuple(blocks))
+    return Screen(width=w, height=h, elements=tuple(elements), blocks=tuple(blocks),
+                  secure=is_blacked_out(pixels))
+
+
+def is_blacked_out(pixels: RGB) -> bool:
+    """True for the all-black capture of a FLAG_SECURE screen (payment, banking, PIN)."""
+    return bool(pixels.max() <= 8)
 
 
 def _home(box: Box, blocks: Sequence[Block]) -> int | None:
