@@ -1,0 +1,242 @@
+"""Task-suite benchmark: run the agent on the virtual phone's tasks (figures, not a test).
+
+For every task: a fresh virtual phone over real adb, the task's setup, one run of
+the agent, and the task's own check of the phone's state. Reported with the
+AutoTask evaluation's definitions:
+
+- success rate: share of tasks whose check holds after the run;
+- step accuracy: the longest prefix of the minimal solution found, in order, among
+  the executed steps, over the minimal length;
+- step redundancy: (executed - correct) / executed;
+- non-redundant completion: share of tasks done in exactly the minimal steps.
+
+    .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
+
+``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
+answers from the task's minimal solution: it proves the chain-of-screens loop
+(prompting, parsing, acting), not a model. Against a real endpoint:
+``SCREENPILOT_LLM_BASE_URL=... SCREENPILOT_LLM_MODEL=... bench/tasks.py --planner llm``.
+Writes bench/results/tasks-PLANNER.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import adbutils
+
+from screenpilot.agent import Agent, RunOptions
+from screenpilot.errors import ScreenpilotError
+from screenpilot.executor.adb import AdbDevice
+from screenpilot.model import ActionKind, Step
+from screenpilot.planner.safety import KeywordSafety
+from screenpilot.planner.taskparse import norm
+from screenpilot.simulator.adbd import AdbDaemon
+from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.simulator.tasks import Task, all_tasks
+from screenpilot.vision.incremental import IncrementalDescriber
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+@dataclass
+class TaskResult:
+    id: str
+    success: bool
+    executed: int
+    correct: int
+    min_steps: int
+    outcome: str
+    seconds: float
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.min_steps
+
+    @property
+    def redundancy(self) -> float:
+        return (self.executed - self.correct) / self.executed if self.executed else 0.0
+
+
+def step_words(step: Step) -> str:
+    """An executed step in the words of the task suite's solutions."""
+    a = step.action
+    label = ""
+    if a.element is not None:
+        with contextlib.suppress(KeyError):
+            label = step.before.element(a.element).label
+    if a.kind is ActionKind.TAP:
+        return f"tap '{label}'"
+    if a.kind is ActionKind.TYPE:
+        return f"type '{a.text}'"
+    if a.kind is ActionKind.SCROLL:
+        return f"scroll {a.direction}"
+    return a.kind.value
+
+
+def matches(executed: str, wanted: str) -> bool:
+    """Whether an executed step is the solution step (labels compared loosely)."""
+    quoted = re.findall(r"'([^']+)'", wanted)
+    verb = wanted.split()[0].lower()
+    if not executed.startswith(verb.replace("press", "back")):
+        return executed.split()[0] == verb
+    if not quoted:
+        return executed.split()[:2] == wanted.lower().split()[:2]
+    got = re.findall(r"'([^']*)'", executed)
+    return bool(got) and norm(got[0]) == norm(quoted[0])
+
+
+def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:
+    """Length of the longest prefix of ``solution`` that is a subsequence of ``executed``."""
+    i = 0
+    for step in executed:
+        if i < len(solution) and matches(step, solution[i]):
+            i += 1
+    return i
+
+
+@contextlib.contextmanager
+def served(phone: VirtualPhone) -> Iterator[str]:
+    client = adbutils.AdbClient()
+    daemon = AdbDaemon(phone).start()
+    try:
+        client.connect(daemon.serial, timeout=15)
+        deadline = time.monotonic() + 15
+        while not any(d.serial == daemon.serial and d.state == "device" for d in client.list()):
+            if time.monotonic() > deadline:
+                raise RuntimeError("virtual phone never came online")
+            time.sleep(0.1)
+        yield daemon.serial
+    finally:
+        with contextlib.suppress(adbutils.AdbError):
+            client.disconnect(daemon.serial)
+        daemon.stop()
+
+
+def make_planner(kind: str, task: Task) -> Any:
+    if kind == "heuristic":
+        from screenpilot.pbd.embed import load_embedder
+        from screenpilot.planner.heuristic import HeuristicPlanner
+
+        return HeuristicPlanner(load_embedder("all-MiniLM-L6-v2").encode)
+    from screenpilot.planner.chain import ChainPlanner
+    from screenpilot.planner.llm import OpenAIChat, ScriptedLLM
+
+    if kind == "llm":
+        from screenpilot.config import load_config
+
+        cfg = load_config()
+        return ChainPlanner(OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
+                                       api_key=cfg["llm.api_key"]))
+    return ChainPlanner(ScriptedLLM([_solution_answer(task)] * (task.min_steps + 6)))
+
+
+def _solution_answer(task: Task) -> Any:
+    """A scripted LLM that follows the task's minimal solution by label on each screen."""
+    done: list[str] = []
+
+    def answer(messages: Sequence[dict[str, Any]]) -> str:
+        text = str(messages[-1]["content"])
+        screen = text[text.rfind("<screen>"):text.rfind("</screen>")]
+        if len(done) >= len(task.solution):
+            return json.dumps({"action": "stop", "done": True, "reason": "solution done"})
+        want = task.solution[len(done)]
+        done.append(want)
+        quoted = re.findall(r"'([^']+)'", want)
+        verb = want.split()[0].lower()
+        if verb == "type" and quoted:
+            return json.dumps({"action": "type", "text": quoted[0], "reason": want})
+        if verb == "scroll":
+            return json.dumps({"action": "scroll", "direction": "down", "reason": want})
+        if verb in ("back", "press"):
+            return json.dumps({"action": "back", "reason": want})
+        for line in screen.splitlines():
+            m = re.match(r"\s*\[(\d+)\] .*'([^']*)'", line)
+            if m and quoted and norm(m.group(2)) == norm(quoted[-1]):
+                return json.dumps({"action": "tap", "element": int(m.group(1)), "reason": want})
+        return json.dumps({"action": "stop", "done": False, "reason": f"cannot see {want}"})
+
+    return answer
+
+
+def run_task(task: Task, planner_kind: str, out: Path) -> TaskResult:
+    phone = VirtualPhone()
+    task.setup(phone)
+    start = time.perf_counter()
+    outcome = "error"
+    steps: list[Step] = []
+    with served(phone) as serial:
+        agent = Agent(AdbDevice(serial), IncrementalDescriber(), make_planner(planner_kind, task),
+                      options=RunOptions(out=out / task.id, max_steps=20, settle_timeout=2.0,
+                                         settle_interval=0.05),
+                      safety=KeywordSafety(), handover=None)
+        try:
+            traj = agent.run(task.command)
+            outcome, steps = traj.outcome.value, list(traj.steps)
+        except ScreenpilotError as exc:
+            outcome = type(exc).__name__
+            saved = json.loads((out / task.id / "trajectory.json").read_text())
+            steps = [Step.from_dict(s) for s in saved["steps"]]
+    acted = [s for s in steps if s.action.kind is not ActionKind.STOP]
+    words = [step_words(s) for s in acted]
+    correct = correct_prefix(words, task.solution) if task.solution else 0
+    return TaskResult(task.id, task.check(phone), len(acted), correct, task.min_steps,
+                      outcome, time.perf_counter() - start)
+
+
+def summarise(results: list[TaskResult]) -> dict[str, float]:
+    n = len(results)
+    return {
+        "tasks": n,
+        "success_rate": sum(r.success for r in results) / n,
+        "step_accuracy": statistics.mean(r.accuracy for r in results),
+        "step_redundancy": statistics.mean(r.redundancy for r in results),
+        "non_redundant_completion": sum(r.success and r.executed == r.min_steps
+                                        for r in results) / n,
+        "seconds_per_task": statistics.mean(r.seconds for r in results),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Run the agent on the task suite.")
+    parser.add_argument("--planner", choices=("heuristic", "scripted", "llm"),
+                        default="heuristic")
+    parser.add_argument("--limit", type=int, default=0, help="Only the first N tasks.")
+    parser.add_argument("--app", default="", help="Only tasks of this app (package part).")
+    parser.add_argument("--include-sensitive", action="store_true",
+                        help="Also run tasks that need a handover (they end in safety_stop).")
+    args = parser.parse_args()
+    tasks = [t for t in all_tasks() if args.app in t.app
+             and (args.include_sensitive or not t.sensitive)]
+    if args.limit:
+        tasks = tasks[: args.limit]
+    out = RESULTS / f"runs-{args.planner}"
+    results = []
+    for task in tasks:
+        r = run_task(task, args.planner, out)
+        results.append(r)
+        print(f"{'ok ' if r.success else 'NO '} {task.id:40s} {r.executed:2d}/{r.min_steps} steps"
+              f"  acc {r.accuracy:.2f}  {r.outcome:12s} {r.seconds:5.1f}s", flush=True)
+    summary = summarise(results)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"tasks-{args.planner}.json"
+    path.write_text(json.dumps({"summary": summary,
+                                "tasks": [r.__dict__ for r in results]}, indent=1))
+    for key, value in summary.items():
+        print(f"{key:26s} {value:.3f}" if isinstance(value, float) else f"{key:26s} {value}")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
