@@ -776,7 +776,7 @@ class VirtualPhone:
         authority, _, path = uri[len("content://"):].partition("/")
         with self._lock:
             for app in self._apps.values():
-                if app.authority and app.authority == authority:
+                if authority and authority in (app.authority, *app.extra_authorities):
                     return app.query(path, self._state["apps"].setdefault(app.package, {}))
         return None
 

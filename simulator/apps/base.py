@@ -161,6 +161,9 @@ class App:
     color: ClassVar[str] = "#1A73E8"
     root: ClassVar[str] = "main"
     authority: ClassVar[str] = ""
+    #: More authorities serving the same providers (``content://sms`` and
+    #: ``content://com.android.messaging`` are one app).
+    extra_authorities: ClassVar[tuple[str, ...]] = ()
     strings: ClassVar[dict[str, dict[str, str]]] = {}
     #: Shown on the home screen (the launcher itself is not).
     launcher_visible: ClassVar[bool] = True

@@ -149,6 +149,7 @@ class MessagesApp(App):
     color = "#1A73E8"
     dock = True
     authority = "sms"
+    extra_authorities = ("com.android.messaging",)
     strings: ClassVar[dict[str, dict[str, str]]] = {"zh": ZH}
     activities: ClassVar[dict[str, str]] = {
         "com.android.messaging.ui.conversation.ConversationActivity": "thread",
