@@ -40,7 +40,8 @@ def test_implements_backend(phone: VirtualPhone) -> None:
     assert phone.getprop("ro.build.version.sdk") == "34"
     assert "com.android.settings" in phone.packages()
     assert "com.android.adbkeyboard/.AdbIME" in phone.ime_list()
-    assert phone.content_query("content://com.android.contacts/contacts") is None
+    assert phone.content_query("content://com.android.contacts/contacts")
+    assert phone.content_query("content://com.example.nothing/rows") is None
     assert phone.dumpsys("nosuchservice", []) is None
     assert "SurfaceOrientation: 0" in (phone.dumpsys("input", []) or "")
     assert "mCurrentOrientation=0" in (phone.dumpsys("display", []) or "")

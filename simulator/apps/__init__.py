@@ -7,10 +7,14 @@ add a new app's class here (see ``base.py`` for how to write one).
 from __future__ import annotations
 
 from screenpilot.simulator.apps.base import App, Ctx, Entry, Event, Host
+from screenpilot.simulator.apps.clock import ClockApp
+from screenpilot.simulator.apps.contacts import ContactsApp
 from screenpilot.simulator.apps.launcher import LauncherApp
+from screenpilot.simulator.apps.messages import MessagesApp
 from screenpilot.simulator.apps.settings import SettingsApp
+from screenpilot.simulator.apps.shop import ShopApp
 
-APPS: list[type[App]] = [LauncherApp, SettingsApp]
+APPS: list[type[App]] = [LauncherApp, SettingsApp, ContactsApp, ClockApp, MessagesApp, ShopApp]
 
 
 def default_apps() -> list[App]:
@@ -18,5 +22,5 @@ def default_apps() -> list[App]:
     return [cls() for cls in APPS]
 
 
-__all__ = ["APPS", "App", "Ctx", "Entry", "Event", "Host", "LauncherApp", "SettingsApp",
-           "default_apps"]
+__all__ = ["APPS", "App", "ClockApp", "ContactsApp", "Ctx", "Entry", "Event", "Host",
+           "LauncherApp", "MessagesApp", "SettingsApp", "ShopApp", "default_apps"]

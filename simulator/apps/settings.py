@@ -22,10 +22,12 @@ apps, app_info, system, about. Chinese strings for every title (``locale zh``).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from screenpilot.simulator.apps.base import App, Ctx, Event, dialog, handler, page
 from screenpilot.simulator.render import Page
+from screenpilot.simulator.tasks import Task
 from screenpilot.simulator.widgets import (
     Button,
     CheckBox,
@@ -44,6 +46,9 @@ from screenpilot.simulator.widgets import (
     list_view,
     section,
 )
+
+if TYPE_CHECKING:
+    from screenpilot.simulator.phone import VirtualPhone
 
 #: (title, subtitle, icon, badge colour, page) of the main list, in Android 14's order.
 MAIN_ITEMS: list[tuple[str, str, str, str, str]] = [
@@ -723,4 +728,182 @@ _SEARCH_EXTRA: list[tuple[str, str, str]] = [
     ("App pinning", "More security & privacy", "security_more"),
     ("Languages", "System", "system"), ("Build number", "About phone", "about"),
     ("Battery Saver", "Battery", "battery"), ("Font size", "Display", "display"),
+]
+
+
+# --- the task suite ---------------------------------------------------------------------------
+_PKG = "com.android.settings"
+
+
+def _put(namespace: str, key: str, value: str) -> Callable[[VirtualPhone], None]:
+    """A setup that writes one setting."""
+    def setup(phone: VirtualPhone) -> None:
+        phone.settings_put(namespace, key, value)
+    return setup
+
+
+def _puts(*items: tuple[str, str, str]) -> Callable[[VirtualPhone], None]:
+    """A setup that writes several settings."""
+    def setup(phone: VirtualPhone) -> None:
+        for namespace, key, value in items:
+            phone.settings_put(namespace, key, value)
+    return setup
+
+
+def _is(namespace: str, key: str, *values: str) -> Callable[[VirtualPhone], bool]:
+    """A check that a setting holds one of ``values``."""
+    def check(phone: VirtualPhone) -> bool:
+        return phone.settings_get(namespace, key) in values
+    return check
+
+
+def _on_page(page_name: str) -> Callable[[VirtualPhone], bool]:
+    """A check that Settings is in front showing ``page_name``."""
+    def check(phone: VirtualPhone) -> bool:
+        tasks = phone.state["tasks"]
+        return (phone.current_focus()[0] == _PKG and _PKG in tasks
+                and tasks[_PKG][-1]["page"] == page_name)
+    return check
+
+
+def _pin_is(pin: str) -> Callable[[VirtualPhone], bool]:
+    def check(phone: VirtualPhone) -> bool:
+        state = phone.app_state(_PKG)
+        return state.get("lock") == "pin" and state.get("pin") == pin
+    return check
+
+
+def _wifi_network_is(name: str) -> Callable[[VirtualPhone], bool]:
+    def check(phone: VirtualPhone) -> bool:
+        return (phone.settings_get("global", "wifi_on") == "1"
+                and phone.app_state(_PKG).get("wifi_network") == name)
+    return check
+
+
+def _all(*checks: Callable[[VirtualPhone], bool]) -> Callable[[VirtualPhone], bool]:
+    def check(phone: VirtualPhone) -> bool:
+        return all(c(phone) for c in checks)
+    return check
+
+
+_OPEN = "tap 'Settings'"
+_DEV_TAPS = tuple(["tap 'Build number'"] * 7)
+
+TASKS: list[Task] = [
+    Task("settings_wifi_off", _PKG, "Turn wifi off.", _is("global", "wifi_on", "0"), 3,
+         params={"on_or_off": "off"}, setup=_put("global", "wifi_on", "1"),
+         paraphrases=("Could you disable Wi-Fi?", "switch off the wifi on my phone",
+                      "I don't want to be on Wi-Fi, turn it off"),
+         solution=(_OPEN, "tap 'Network & internet'", "tap the 'Wi-Fi' switch")),
+    Task("settings_wifi_on", _PKG, "Turn wifi on.", _is("global", "wifi_on", "1"), 3,
+         params={"on_or_off": "on"}, setup=_put("global", "wifi_on", "0"),
+         paraphrases=("Could you enable Wi-Fi?", "wifi on please", "Switch Wi-Fi back on."),
+         solution=(_OPEN, "tap 'Network & internet'", "tap the 'Wi-Fi' switch")),
+    Task("settings_bluetooth_off", _PKG, "Turn bluetooth off.",
+         _is("global", "bluetooth_on", "0"), 3, params={"on_or_off": "off"},
+         setup=_put("global", "bluetooth_on", "1"),
+         paraphrases=("Turn off my bluetooth", "Disable Bluetooth.",
+                      "please switch bluetooth off"),
+         solution=(_OPEN, "tap 'Connected devices'", "tap the 'Use Bluetooth' switch")),
+    Task("settings_bluetooth_on", _PKG, "Turn bluetooth on.",
+         _is("global", "bluetooth_on", "1"), 3, params={"on_or_off": "on"},
+         setup=_put("global", "bluetooth_on", "0"),
+         paraphrases=("Enable Bluetooth.", "Can you switch on bluetooth?",
+                      "I need bluetooth turned on"),
+         solution=(_OPEN, "tap 'Connected devices'", "tap the 'Use Bluetooth' switch")),
+    Task("settings_airplane_on", _PKG, "Turn on airplane mode of my phone",
+         _is("global", "airplane_mode_on", "1"), 3, params={"on_or_off": "on"},
+         paraphrases=("Enable airplane mode.", "Put the phone in flight mode",
+                      "switch airplane mode on"),
+         solution=(_OPEN, "tap 'Network & internet'", "tap the 'Airplane mode' switch")),
+    Task("settings_wifi_off_bluetooth_on", _PKG, "Turn off WiFi, then enable bluetooth",
+         _all(_is("global", "wifi_on", "0"), _is("global", "bluetooth_on", "1")), 6,
+         setup=_puts(("global", "wifi_on", "1"), ("global", "bluetooth_on", "0")),
+         difficulty="medium",
+         paraphrases=("Disable Wi-Fi and turn Bluetooth on.",
+                      "switch bluetooth on and wifi off"),
+         solution=(_OPEN, "tap 'Network & internet'", "tap the 'Wi-Fi' switch", "press back",
+                   "tap 'Connected devices'", "tap the 'Use Bluetooth' switch")),
+    Task("settings_dark_theme_on", _PKG, "Turn my phone to Dark theme",
+         _is("secure", "ui_night_mode", "2"), 3, setup=_put("secure", "ui_night_mode", "1"),
+         paraphrases=("Enable dark mode.", "Switch the display to the dark theme",
+                      "could you turn on dark theme?"),
+         solution=(_OPEN, "tap 'Display'", "tap the 'Dark theme' switch")),
+    Task("settings_dark_theme_off", _PKG, "Turn dark theme off.",
+         _is("secure", "ui_night_mode", "1"), 3, setup=_put("secure", "ui_night_mode", "2"),
+         paraphrases=("Go back to the light theme.", "disable dark mode"),
+         solution=(_OPEN, "tap 'Display'", "tap the 'Dark theme' switch")),
+    Task("settings_brightness_max", _PKG, "Turn brightness to the max value.",
+         _is("system", "screen_brightness", "255"), 3, params={"max_or_min": "max"},
+         paraphrases=("Set the screen brightness to 100%.", "make the screen as bright as it goes",
+                      "Max out the brightness level"),
+         solution=(_OPEN, "tap 'Display'", "drag the 'Brightness level' slider to 100%")),
+    Task("settings_brightness_min", _PKG, "Change my Brightness level to 0%",
+         _is("system", "screen_brightness", "0"), 3, params={"max_or_min": "min"},
+         paraphrases=("Turn brightness to the min value.", "dim the screen all the way down"),
+         solution=(_OPEN, "tap 'Display'", "drag the 'Brightness level' slider to 0%")),
+    Task("settings_media_volume_max", _PKG, "Set the media volume to max",
+         _is("system", "volume_music", "15"), 3,
+         paraphrases=("Turn the media volume all the way up.", "max media volume please"),
+         solution=(_OPEN, "tap 'Sound & vibration'", "drag the 'Media volume' slider to 100%")),
+    Task("settings_alarm_volume_mute", _PKG, "Turn the alarm volume down to 0%",
+         _is("system", "volume_alarm", "0"), 3,
+         paraphrases=("Mute the alarm volume.", "set alarm volume to zero"),
+         solution=(_OPEN, "tap 'Sound & vibration'", "drag the 'Alarm volume' slider to 0%")),
+    Task("settings_vibrate_off", _PKG, "Turn off Ring vibration",
+         _is("system", "vibrate_when_ringing", "0"), 3,
+         setup=_put("system", "vibrate_when_ringing", "1"),
+         paraphrases=("Stop the phone vibrating for calls.", "disable vibrate for calls"),
+         solution=(_OPEN, "tap 'Sound & vibration'", "tap 'Vibrate for calls'")),
+    Task("settings_battery_percentage", _PKG, "Show battery percentage in status bar",
+         _is("system", "status_bar_show_battery_percent", "1"), 3,
+         paraphrases=("Turn on the battery percentage.", "display battery % in the status bar"),
+         solution=(_OPEN, "tap 'Battery'", "tap the 'Battery percentage' switch")),
+    Task("settings_dnd_on", _PKG, "Turn on Do Not Disturb.", _is("global", "zen_mode", "1"), 3,
+         paraphrases=("Enable do not disturb mode", "silence notifications with Do Not Disturb"),
+         solution=(_OPEN, "tap 'Notifications'", "tap the 'Do Not Disturb' switch")),
+    Task("settings_screen_timeout_5min", _PKG, "Set the screen timeout to 5 minutes.",
+         _is("system", "screen_off_timeout", "300000"), 4, params={"timeout": "5 minutes"},
+         paraphrases=("Make the screen turn off after 5 minutes",
+                      "change screen timeout to five minutes"),
+         solution=(_OPEN, "tap 'Display'", "tap 'Screen timeout'", "tap '5 minutes'")),
+    Task("settings_location_off", _PKG, "Turn off location.",
+         _is("secure", "location_mode", "0"), 4,
+         paraphrases=("Disable location services", "stop apps from using my location"),
+         solution=(_OPEN, "scroll down", "tap 'Location'", "tap the 'Use location' switch")),
+    Task("settings_24_hour", _PKG, "Use the 24-hour time format.",
+         _is("system", "time_12_24", "24"), 4,
+         paraphrases=("Switch the clock to 24-hour format", "show time in 24h"),
+         solution=(_OPEN, "scroll down", "tap 'System'", "tap the 'Use 24-hour format' switch")),
+    Task("settings_screen_lock_pin", _PKG, "Set a screen lock PIN of 1234.", _pin_is("1234"), 9,
+         params={"pin": "1234"}, sensitive="authentication", difficulty="medium",
+         paraphrases=("Protect my phone with the PIN 1234", "set up PIN 1234 as the screen lock",
+                      "Use 1234 as my lock screen PIN."),
+         solution=(_OPEN, "scroll down", "tap 'Security & privacy'", "tap 'Screen lock'",
+                   "tap 'PIN'", "type '1234' into 'PIN'", "tap 'Next'",
+                   "type '1234' into 'PIN'", "tap 'Confirm'")),
+    Task("settings_app_pinning_on", _PKG, "Turn on app pinning.",
+         _is("secure", "lock_to_app_enabled", "1"), 5, difficulty="medium",
+         paraphrases=("Enable app pinning in the security settings",
+                      "I want to pin apps, switch app pinning on"),
+         solution=(_OPEN, "scroll down", "tap 'Security & privacy'",
+                   "tap 'More security & privacy'", "tap the 'App pinning' switch")),
+    Task("settings_android_version", _PKG, "Check Android Version", _on_page("about"), 3,
+         paraphrases=("Which Android version is this phone running?",
+                      "open About phone and look at the Android version"),
+         solution=(_OPEN, "scroll down", "tap 'About phone'")),
+    Task("settings_developer_options", _PKG, "Enable developer options.",
+         _is("global", "development_settings_enabled", "1"), 10, difficulty="hard",
+         paraphrases=("Make me a developer by tapping the build number",
+                      "Unlock the developer options on this phone"),
+         solution=(_OPEN, "scroll down", "tap 'About phone'", *_DEV_TAPS)),
+    Task("settings_connect_office_wifi", _PKG,
+         "Connect to the Wi-Fi network Office-5G with the password officepass",
+         _wifi_network_is("Office-5G"), 6, params={"network": "Office-5G",
+                                                    "password": "officepass"},
+         sensitive="authentication", difficulty="medium",
+         paraphrases=("Join Office-5G, the password is officepass",
+                      "get on the Office-5G wifi (password: officepass)"),
+         solution=(_OPEN, "tap 'Network & internet'", "tap 'Internet'", "tap 'Office-5G'",
+                   "type 'officepass' into 'Password'", "tap 'Connect'")),
 ]
