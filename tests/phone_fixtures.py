@@ -6,8 +6,9 @@ yields a ``PhoneSession``; teardown ``adb disconnect``s and stops adbd.
 
 The phone is ``screenpilot.simulator.phone.VirtualPhone``; ``StubPhone`` below
 (a plain image, counters, no apps) serves the shell tests that need exact,
-app-free answers. Either way it is wrapped in ``RecordingBackend``, which forwards every call and keeps a log, so
-tests can check what reached the phone without knowing its internals.
+app-free answers. Either way it is wrapped in ``RecordingBackend``, which forwards
+every call and keeps a log, so tests can check what reached the phone without
+knowing its internals.
 """
 
 from __future__ import annotations
