@@ -66,6 +66,19 @@ def prepare_ultralytics() -> None:
     enforce_offline(ultralytics=True)
     os.environ.setdefault("YOLO_AUTOINSTALL", "false")
     os.environ.setdefault("YOLO_VERBOSE", "true")
+    _undo_pil_patch()
+
+
+def _undo_pil_patch() -> None:
+    """ultralytics replaces ``PIL.Image.open`` process-wide with a version that, on an
+    unreadable image, tries to install and import ``pi-heif``: put PIL's own back, so
+    that a corrupt screenshot stays a clear ``ImageError`` in the same process."""
+    from PIL import Image
+    from ultralytics.utils import patches
+
+    original = getattr(patches, "_image_open", None)
+    if original is not None:
+        Image.open = original
 
 
 @functools.cache
