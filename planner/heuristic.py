@@ -112,6 +112,64 @@ def _typed(history: Sequence[Step]) -> list[str]:
     return [s.action.text or "" for s in history if s.action.kind is ActionKind.TYPE]
 
 
+#: Words of text that stands in an empty field (its hint) when no detector found the field.
+FIELD_WORDS = ("name", "first name", "last name", "phone", "number", "email", "search",
+               "text message", "message", "to", "label", "hour", "minute", "address",
+               "password", "username", "city", "title", "note", "搜索", "姓名", "电话")
+
+
+def _empty_fields(screen: Screen) -> list[Element]:
+    """Empty edit texts; without any detected, the texts that read like field hints."""
+    fields = [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
+              and (e.hint or not e.text)]
+    if fields or any(e.kind is ElementKind.EDIT_TEXT for e in screen.elements):
+        return fields
+    return [e for e in screen.reading_order() if e.kind is ElementKind.TEXT
+            and any(norm(e.text) == w or norm(e.text).startswith(w + " ") for w in FIELD_WORDS)]
+
+
+def field_kind(e: Element) -> str:
+    """What a field wants: email, number, first, last, name or text."""
+    label = norm(f"{e.text} {e.caption}")
+    if "mail" in label:
+        return "email"
+    if any(w in label for w in ("phone", "number", "tel", "mobile", "hour", "minute", "电话")):
+        return "number"
+    if "first" in label:
+        return "first"
+    if "last" in label or "surname" in label:
+        return "last"
+    return "name" if "name" in label else "text"
+
+
+def value_kind(value: str) -> str:
+    if "@" in value:
+        return "email"
+    return "number" if re.fullmatch(r"\+?[\d\s:-]+", value) else "text"
+
+
+def value_parts(values: Sequence[str], fields: Sequence[Element]) -> list[tuple[str, str]]:
+    """(value, kind) to type; a full name is split when the form asks first and last."""
+    kinds = {field_kind(f) for f in fields}
+    out: list[tuple[str, str]] = []
+    for v in values:
+        kind = value_kind(v)
+        words = v.split()
+        if kind == "text" and len(words) >= 2 and {"first", "last"} <= kinds:
+            out += [(words[0], "first"), (" ".join(words[1:]), "last")]
+        else:
+            out.append((v, kind))
+    return out
+
+
+def _fits(value: str, field: str) -> bool:
+    if value in ("email", "number"):
+        return field == value
+    if value in ("first", "last"):
+        return field == value
+    return field in ("first", "name", "text", "last")
+
+
 def _lexical(intent: TaskIntent, label: str) -> float:
     words = set(norm(label).split())
     if not words:
@@ -187,20 +245,12 @@ class HeuristicPlanner:
 
     def _type(self, intent: TaskIntent, screen: Screen,
               history: Sequence[Step]) -> Decision | None:
+        fields = _empty_fields(screen)
         typed = _typed(history)
-        pending = [v for v in intent.values if v not in typed]
-        if not pending:
-            return None
-        fields = [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
-                  and (e.hint or not e.text)]
-        if not fields:
-            return None
-        for value in pending:
-            numeric = bool(re.fullmatch(r"\+?[\d\s-]+", value))
+        pending = [p for p in value_parts(intent.values, fields) if p[0] not in typed]
+        for value, kind in pending:
             for f in fields:
-                label = norm(f.text + " " + f.caption)
-                wants_number = any(w in label for w in ("phone", "number", "tel", "mobile"))
-                if wants_number == numeric or not label:
+                if _fits(kind, field_kind(f)):
                     return Decision(Action(ActionKind.TYPE, element=f.id, text=value,
                                            secret=f.password),
                                     f"type '{value}' into '{f.label or 'the field'}'")
@@ -208,7 +258,10 @@ class HeuristicPlanner:
 
     def _confirm(self, intent: TaskIntent, screen: Screen,
                  history: Sequence[Step]) -> Decision | None:
-        if not intent.values or any(v not in _typed(history) for v in intent.values):
+        typed = _typed(history)
+        if not intent.values or not typed or any(
+                v not in typed and not all(w in typed for w in v.split())
+                for v in intent.values):
             return None
         last_label = _tapped_labels(history[-1:])
         if last_label and last_label[0] in CONFIRM_WORDS:

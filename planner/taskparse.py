@@ -18,8 +18,10 @@ _OFF = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}off\b|\b(disable|d
                   r"|\boff\s*$|关闭|停用", re.I)
 _OPEN = re.compile(r"^\s*(open|go to|show|navigate to|launch|find|打开|进入)\b", re.I)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", re.I)
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))\b|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))",
+                    re.I)
 _PERCENT = re.compile(r"(\d{1,3})\s*%")
 _LEVELS = {"max": 1.0, "maximum": 1.0, "full": 1.0, "highest": 1.0, "min": 0.0,
            "minimum": 0.0, "lowest": 0.0, "half": 0.5, "middle": 0.5}
@@ -52,31 +54,34 @@ def norm(text: str) -> str:
 
 
 def _values(text: str) -> list[str]:
-    quoted = _QUOTED.findall(text)
-    if quoted:
-        return [q.strip() for q in quoted]
-    values: list[str] = []
-    for m in _NUMBER.finditer(text):
-        values.append(re.sub(r"[\s-]", "", m.group(0)))
-    for m in _NAME.finditer(text):
-        word = m.group(1)
-        if m.start() == 0:   # the capital of the sentence's first word means nothing
-            word = word.partition(" ")[2]
-        if word and norm(word) not in _STOP:
-            values.append(word)
-    return _ordered(text, values)
+    """Quoted texts, emails, clock times (hour, minute), numbers, and (when nothing is
+    quoted) capitalised names, in the order the command gives them."""
+    found: list[tuple[int, str]] = []
 
+    def take(pattern: re.Pattern[str], rest: str) -> str:
+        for m in pattern.finditer(rest):
+            if pattern is _CLOCK:
+                found.extend([(m.start(), m.group(1) or m.group(3)),
+                              (m.start() + 1, m.group(2) or "00")])
+            elif pattern is _NUMBER:
+                found.append((m.start(), re.sub(r"[\s-]", "", m.group(0))))
+            else:
+                found.append((m.start(), (m.group(1) if m.groups() else m.group(0)).strip()))
+        return pattern.sub(lambda m: " " * len(m.group(0)), rest)
 
-def _ordered(text: str, values: list[str]) -> list[str]:
-    def position(v: str) -> int:
-        pos = text.find(v)
-        if pos < 0:
-            digits = re.sub(r"\D", "", v)
-            pos = re.sub(r"[\s-]", "", text).find(digits)
-        return pos
-
-    unique = list(dict.fromkeys(values))
-    return sorted(unique, key=position)
+    rest = text
+    for pattern in (_QUOTED, _EMAIL, _CLOCK, _NUMBER):
+        rest = take(pattern, rest)
+    if not _QUOTED.search(text):
+        for m in _NAME.finditer(rest):
+            word, start = m.group(1), m.start()
+            before = rest[:start].rstrip()
+            if not before or before[-1] in ".!?":   # a sentence's first capital means nothing
+                word = word.partition(" ")[2]
+                start += len(m.group(1)) - len(word)
+            if word and norm(word) not in _STOP:
+                found.append((start, word))
+    return list(dict.fromkeys(v for _, v in sorted(found, key=lambda p: p[0])))
 
 
 def _level(text: str) -> float | None:
