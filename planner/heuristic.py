@@ -124,8 +124,9 @@ def _empty_fields(screen: Screen) -> list[Element]:
               and (e.hint or not e.text)]
     if fields or any(e.kind is ElementKind.EDIT_TEXT for e in screen.elements):
         return fields
-    return [e for e in screen.reading_order() if e.kind is ElementKind.TEXT
-            and any(norm(e.text) == w or norm(e.text).startswith(w + " ") for w in FIELD_WORDS)]
+    hints = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT
+             and any(norm(e.text) == w or norm(e.text).startswith(w + " ") for w in FIELD_WORDS)]
+    return hints if len(hints) >= 2 else []   # a form has several fields
 
 
 def field_kind(e: Element) -> str:
@@ -148,14 +149,17 @@ def value_kind(value: str) -> str:
     return "number" if re.fullmatch(r"\+?[\d\s:-]+", value) else "text"
 
 
-def value_parts(values: Sequence[str], fields: Sequence[Element]) -> list[tuple[str, str]]:
-    """(value, kind) to type; a full name is split when the form asks first and last."""
+def value_parts(values: Sequence[str], fields: Sequence[Element],
+                typed: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(value, kind) to type; a full name is split when the form asks first and last
+    (or when its first word was already typed on its own)."""
     kinds = {field_kind(f) for f in fields}
     out: list[tuple[str, str]] = []
     for v in values:
         kind = value_kind(v)
         words = v.split()
-        if kind == "text" and len(words) >= 2 and {"first", "last"} <= kinds:
+        split = {"first", "last"} <= kinds or (bool(words) and words[0] in typed)
+        if kind == "text" and len(words) >= 2 and split:
             out += [(words[0], "first"), (" ".join(words[1:]), "last")]
         else:
             out.append((v, kind))
@@ -170,11 +174,27 @@ def _fits(value: str, field: str) -> bool:
     return field in ("first", "name", "text", "last")
 
 
+#: Words that mean the same thing on buttons.
+SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
+            "dial": "call", "text": "message", "sms": "message", "favorite": "star",
+            "favourite": "star", "favorites": "star", "wifi": "wifi", "modify": "edit",
+            "change": "edit"}
+
+
+def _stems(text: str) -> set[str]:
+    out = set()
+    for w in norm(text).split():
+        w = SYNONYMS.get(w, w)
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
+    return out
+
+
 def _lexical(intent: TaskIntent, label: str) -> float:
-    words = set(norm(label).split())
+    """Share of the label's words (stemmed, synonyms folded) that the task uses."""
+    words = _stems(label)
     if not words:
         return 0.0
-    return len(words & intent.words) / len(words)
+    return len(words & _stems(" ".join(intent.words))) / len(words)
 
 
 class HeuristicPlanner:
@@ -245,9 +265,11 @@ class HeuristicPlanner:
 
     def _type(self, intent: TaskIntent, screen: Screen,
               history: Sequence[Step]) -> Decision | None:
-        fields = _empty_fields(screen)
+        searching = bool(intent.words & {"search", "find", "look", "搜索"})
+        fields = [f for f in _empty_fields(screen) if searching or "search" not in
+                  norm(f"{f.text} {f.caption}")]
         typed = _typed(history)
-        pending = [p for p in value_parts(intent.values, fields) if p[0] not in typed]
+        pending = [p for p in value_parts(intent.values, fields, typed) if p[0] not in typed]
         for value, kind in pending:
             for f in fields:
                 if _fits(kind, field_kind(f)):

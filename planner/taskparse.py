@@ -25,10 +25,14 @@ _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))\b|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.
 _PERCENT = re.compile(r"(\d{1,3})\s*%")
 _LEVELS = {"max": 1.0, "maximum": 1.0, "full": 1.0, "highest": 1.0, "min": 0.0,
            "minimum": 0.0, "lowest": 0.0, "half": 0.5, "middle": 0.5}
+#: Words that say nothing about where to go.
 _STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "and", "with", "for", "of", "my",
-         "named", "called", "as", "new", "contact", "contacts", "number", "phone", "message",
-         "save", "add", "create", "send", "set", "turn", "please", "alarm", "at", "from",
-         "settings", "setting", "app", "open", "go", "show"}
+         "named", "called", "as", "new", "please", "at", "from", "is", "be", "their", "his",
+         "her", "it", "this", "that", "settings", "setting", "app", "open", "go", "show",
+         "turn", "set", "can", "you", "could", "me", "i"}
+#: Capitalised words that are no values to type.
+_NOT_NAMES = _STOP | {"contact", "contacts", "number", "phone", "message", "save", "add",
+                      "create", "send", "alarm", "delete", "call", "search", "text"}
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
 
@@ -79,7 +83,7 @@ def _values(text: str) -> list[str]:
             if not before or before[-1] in ".!?":   # a sentence's first capital means nothing
                 word = word.partition(" ")[2]
                 start += len(m.group(1)) - len(word)
-            if word and norm(word) not in _STOP:
+            if word and norm(word) not in _NOT_NAMES:
                 found.append((start, word))
     return list(dict.fromkeys(v for _, v in sorted(found, key=lambda p: p[0])))
 
