@@ -53,9 +53,9 @@ ACTION_WORDS: dict[SensitiveCategory, tuple[str, ...]] = {
                    "仅在使用该应用时允许"),
 }
 
-#: How many distinct words a screen needs before it counts (a lone "Allow" or
-#: "Checkout" is common on ordinary screens).
-MIN_WORDS: dict[SensitiveCategory, int] = {C.PAYMENT: 2, C.PERMISSION: 2}
+#: How many distinct words a screen needs before it counts (a lone "Allow",
+#: "Checkout" or "fingerprint" is common on ordinary screens, e.g. Settings' list).
+MIN_WORDS: dict[SensitiveCategory, int] = {C.PAYMENT: 2, C.PERMISSION: 2, C.AUTHENTICATION: 2}
 
 _CONSEQUENCE = {C.PAYMENT: "complete a payment", C.ACCOUNT: "change or delete the account",
                 C.PERMISSION: "grant a permission"}

@@ -32,6 +32,7 @@ def screen_of(*texts: str, password: bool = False, secure: bool = False) -> Scre
     (("银行卡", "卡号", "安全码"), False, False, C.PAYMENT),
     (("Sign in", "Email"), True, False, C.AUTHENTICATION),
     (("登录", "密码"), False, False, C.AUTHENTICATION),
+    (("Sign in", "Email", "Password"), False, False, C.AUTHENTICATION),
     (("Delete account", "This cannot be undone"), False, False, C.ACCOUNT),
     (("Allow Maps to access this device's location?", "While using the app", "Don't allow"),
      False, False, C.PERMISSION),
@@ -50,6 +51,8 @@ def test_sensitive_screens(texts: tuple[str, ...], password: bool, secure: bool,
     ("Notifications", "Allow notification dots"),
     ("Display", "Brightness level", "Dark theme"),
     ("显示", "亮度", "深色主题"),
+    ("Security & privacy", "App security, device lock, fingerprint"),
+    ("Password tips", "Use a long passphrase"),
 ])
 def test_look_alike_screens_are_not_sensitive(texts: tuple[str, ...]) -> None:
     assert not KeywordSafety().screen(screen_of(*texts)).sensitive
