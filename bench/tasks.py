@@ -11,6 +11,7 @@ AutoTask evaluation's definitions:
 - non-redundant completion: share of tasks done in exactly the minimal steps.
 
     .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
+                                    [--long-pages]
 
 ``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
 answers from the task's minimal solution: it proves the chain-of-screens loop
@@ -169,7 +170,7 @@ def _solution_answer(task: Task) -> Any:
     return answer
 
 
-def run_task(task: Task, planner_kind: str, out: Path) -> TaskResult:
+def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False) -> TaskResult:
     phone = VirtualPhone()
     task.setup(phone)
     start = time.perf_counter()
@@ -178,7 +179,7 @@ def run_task(task: Task, planner_kind: str, out: Path) -> TaskResult:
     with served(phone) as serial:
         agent = Agent(AdbDevice(serial), IncrementalDescriber(), make_planner(planner_kind, task),
                       options=RunOptions(out=out / task.id, max_steps=20, settle_timeout=2.0,
-                                         settle_interval=0.05),
+                                         settle_interval=0.05, long_pages=long_pages),
                       safety=KeywordSafety(), handover=None)
         try:
             traj = agent.run(task.command)
@@ -213,6 +214,8 @@ def main() -> int:
                         default="heuristic")
     parser.add_argument("--limit", type=int, default=0, help="Only the first N tasks.")
     parser.add_argument("--app", default="", help="Only tasks of this app (package part).")
+    parser.add_argument("--long-pages", action="store_true",
+                        help="Capture scrolling pages whole before planning.")
     parser.add_argument("--include-sensitive", action="store_true",
                         help="Also run tasks that need a handover (they end in safety_stop).")
     args = parser.parse_args()
@@ -220,16 +223,17 @@ def main() -> int:
              and (args.include_sensitive or not t.sensitive)]
     if args.limit:
         tasks = tasks[: args.limit]
-    out = RESULTS / f"runs-{args.planner}"
+    name = args.planner + ("-long" if args.long_pages else "")
+    out = RESULTS / f"runs-{name}"
     results = []
     for task in tasks:
-        r = run_task(task, args.planner, out)
+        r = run_task(task, args.planner, out, args.long_pages)
         results.append(r)
         print(f"{'ok ' if r.success else 'NO '} {task.id:40s} {r.executed:2d}/{r.min_steps} steps"
               f"  acc {r.accuracy:.2f}  {r.outcome:12s} {r.seconds:5.1f}s", flush=True)
     summary = summarise(results)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"tasks-{args.planner}.json"
+    path = RESULTS / f"tasks-{name}.json"
     path.write_text(json.dumps({"summary": summary,
                                 "tasks": [r.__dict__ for r in results]}, indent=1))
     for key, value in summary.items():
