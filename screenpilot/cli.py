@@ -31,7 +31,13 @@ app.add_typer(config_cmd.app, name="config")
 #: Modules under screenpilot/commands/ that add commands: each exposes ``register(app)``
 #: and/or adds commands to the shared groups in ``groups.py`` when imported.
 COMMAND_MODULES: list[str] = [
+    "describe",
+    "detector",
     "device_cmds",
+    "phone_cmd",
+    "run_cmd",
+    "icons",
+    "tasks_cmd",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,208 @@
+"""Icon-labeller commands: ``dataset icons``, ``train icons``, ``export icons``,
+``eval icons`` and ``label-icon``.
+
+torch, open_clip and onnxruntime are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from screenpilot.commands.common import config_from, console
+from screenpilot.commands.groups import dataset_app, eval_app, export_app, train_app
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from screenpilot.datasets.icons import RealCrop
+    from screenpilot.vision.icons import IconLabeller, IconResult
+
+_FAMILIES_HELP = "Comma-separated icon families (mdi,gmi,fa,bs,lucide,remix,fluent,ion,eva)."
+
+
+def _families(text: str) -> tuple[str, ...]:
+    from screenpilot.datasets.icons import ALL_FAMILIES
+
+    return tuple(f.strip() for f in text.split(",") if f.strip()) or ALL_FAMILIES
+
+
+@dataset_app.command("icons")
+def dataset_icons_cmd(
+    out: Path = typer.Option(..., "--out", help="Output folder."),
+    families: str = typer.Option("", "--families", help=_FAMILIES_HELP + " Default: all."),
+    test_family: str = typer.Option("gmi", "--test-family",
+                                    help="The family kept out of training (test split)."),
+    per_glyph: int = typer.Option(2, "--per-glyph", min=1, help="Crops rendered per glyph."),
+    size: int = typer.Option(64, "--size", min=16, help="Crop size in pixels."),
+    seed: int = typer.Option(0, "--seed"),
+    png: bool = typer.Option(True, "--png/--no-png", help="Also write PNGs in SPLIT/LABEL/."),
+) -> None:
+    """Render labelled icon crops (train/val/test/unknown) from the installed icon fonts."""
+    from screenpilot.datasets.icons import write_dataset
+
+    manifest = write_dataset(out, families=_families(families), test_family=test_family,
+                             per_glyph=per_glyph, size=size, seed=seed, png=png)
+    console.print(f"crops per split: {json.dumps(manifest['counts'])}", highlight=False,
+                  soft_wrap=True)
+    console.print(f"coverage: {json.dumps(manifest['coverage'])}", highlight=False,
+                  soft_wrap=True)
+    console.print(f"-> {out / 'manifest.json'}", highlight=False)
+
+
+@train_app.command("icons")
+def train_icons_cmd(
+    out: Path = typer.Option(Path("runs/icons"), "--out", help="Checkpoints and train.log."),
+    steps: int = typer.Option(8000, "--steps", min=1),
+    batch: int = typer.Option(128, "--batch", min=2, help="Distinct labels per batch."),
+    lr: float = typer.Option(2e-3, "--lr", help="Peak learning rate (use ~1e-5 with "
+                             "--pretrained)."),
+    minutes: float = typer.Option(0.0, "--minutes", help="Stop after this long (0 = no limit); "
+                                  "the cosine schedule ends at the limit."),
+    pretrained: Path | None = typer.Option(None, "--pretrained",
+                                           help="Fine-tune this open_clip checkpoint."),
+    arch: str = typer.Option("", "--arch", help="open_clip architecture of --pretrained "
+                             "(e.g. ViT-B-32). Default: the small icon model."),
+    families: str = typer.Option("", "--families", help=_FAMILIES_HELP),
+    test_family: str = typer.Option("gmi", "--test-family"),
+    image_size: int = typer.Option(0, "--image-size", min=0, help="Input size override "
+                                   "(0 = the architecture's: 64 for the icon model)."),
+    eval_every: int = typer.Option(250, "--eval-every", min=1),
+    threads: int = typer.Option(2, "--threads", min=1),
+    seed: int = typer.Option(0, "--seed"),
+    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/last.pt."),
+) -> None:
+    """Train the icon CLIP (symmetric contrastive loss, image <-> label text)."""
+    from screenpilot.errors import ConfigError
+    from screenpilot.training.icons import ICON_ARCH, TrainConfig, train
+
+    if pretrained is not None and not arch:
+        raise ConfigError("--pretrained needs --arch (the open_clip architecture of the "
+                          "checkpoint)", hint="e.g. --arch ViT-B-32")
+    cfg = TrainConfig(out=out, steps=steps, batch=batch, lr=lr, minutes=minutes,
+                      pretrained=pretrained, arch=arch or ICON_ARCH,
+                      families=_families(families), test_family=test_family,
+                      eval_every=eval_every, threads=threads, seed=seed, resume=resume,
+                      image_size=image_size or None)
+    result = train(cfg, log=lambda line: console.print(line, highlight=False, soft_wrap=True))
+    console.print(f"{result.steps} steps in {result.seconds / 60:.1f} min; best val top-1 "
+                  f"{result.best_val_top1:.3f} -> {result.checkpoint}", highlight=False)
+
+
+@export_app.command("icons")
+def export_icons_cmd(
+    checkpoint: Path = typer.Option(Path("runs/icons/best.pt"), "--checkpoint"),
+    out: Path = typer.Option(Path("models/icons.onnx"), "--out", help="The ONNX image tower."),
+    labels: Path | None = typer.Option(None, "--labels",
+                                       help="Label embeddings (default: OUT's stem + "
+                                       "_labels.json)."),
+    target_precision: float = typer.Option(0.9, "--target-precision", min=0.0, max=1.0,
+                                           help="Precision the 'unknown' threshold holds on "
+                                           "validation crops."),
+    threads: int = typer.Option(2, "--threads", min=1),
+) -> None:
+    """Export the image tower to ONNX with the label embeddings; calibrate and measure."""
+    from screenpilot.training.icons_export import export_icons
+
+    labels = labels or out.with_name(out.stem + "_labels.json")
+    result = export_icons(checkpoint, out, labels, target_precision=target_precision,
+                          threads=threads)
+    console.print(f"-> {result.onnx} ({result.onnx.stat().st_size / 1e6:.1f} MB), "
+                  f"{result.labels}; threshold {result.threshold:.3f}", highlight=False)
+    console.print(json.dumps({k: round(v, 4) for k, v in result.metrics.items()}),
+                  highlight=False, soft_wrap=True)
+
+
+@eval_app.command("icons")
+def eval_icons_cmd(
+    ctx: typer.Context,
+    droidbot: Path = typer.Option(Path("../shared/data/droidbot"), "--droidbot",
+                                  help="DroidBot logs (screens + state_*.json)."),
+    model: Path | None = typer.Option(None, "--model", help="ONNX model (default: vision.icons "
+                                      "or the shipped one)."),
+    dump: Path | None = typer.Option(None, "--dump", help="Write the crops here as PNGs."),
+    threads: int = typer.Option(2, "--threads", min=1, help="onnxruntime threads."),
+    batch: int = typer.Option(64, "--batch", min=1, help="Crops per batch for the latency "
+                              "figure."),
+) -> None:
+    """Top-1/top-3 on real icons (ImageButton/ImageView crops with a content description
+    in DroidBot logs) and the labeller's latency per crop, batched."""
+    from screenpilot.datasets.icons import droidbot_icon_crops
+    from screenpilot.vision.icons import IconLabeller
+
+    report = droidbot_icon_crops(droidbot)
+    labeller = IconLabeller(_model_path(ctx, model), threads=threads, batch=batch)
+    crops = [c.image for c in report.crops]
+    results = labeller.label(crops, top=3)
+    scores = _score_real(report.crops, results)
+    if dump:
+        _dump_crops(dump, report.crops, results)
+    latency = _latency_ms(labeller, crops, batch) if crops else 0.0
+    console.print(json.dumps({**report.summary(), **scores, "ms_per_crop": latency,
+                              "batch": batch, "threads": threads}, ensure_ascii=False),
+                  highlight=False, soft_wrap=True)
+
+
+def _latency_ms(labeller: IconLabeller, crops: list[Image.Image], batch: int,
+                repeats: int = 7) -> float:
+    """Median milliseconds per crop over ``repeats`` runs of one batch (decode excluded)."""
+    import statistics
+    import time
+
+    sample = [crops[i % len(crops)] for i in range(batch)]
+    labeller.label(sample)  # warm-up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        labeller.label(sample)
+        times.append((time.perf_counter() - start) * 1000 / batch)
+    return round(statistics.median(times), 3)
+
+
+def _score_real(crops: list[RealCrop], results: list[IconResult]) -> dict[str, float]:
+    n = len(crops)
+    top1 = sum(r.top[0][0] == c.label for c, r in zip(crops, results, strict=True))
+    top3 = sum(c.label in [name for name, _ in r.top] for c, r in zip(crops, results, strict=True))
+    return {"real_top1": round(top1 / n, 4) if n else 0.0,
+            "real_top3": round(top3 / n, 4) if n else 0.0}
+
+
+def _dump_crops(folder: Path, crops: list[RealCrop], results: list[IconResult]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, (crop, result) in enumerate(zip(crops, results, strict=True)):
+        crop.image.save(folder / f"{i:03d}_{crop.label}_as_{result.top[0][0]}.png")
+
+
+def _model_path(ctx: typer.Context, model: Path | None) -> Path | None:
+    if model is not None:
+        return model
+    configured = str(config_from(ctx)["vision.icons"] or "")
+    return Path(configured) if configured else None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``label-icon`` to the root command."""
+
+    @app.command("label-icon")
+    def label_icon_cmd(
+        ctx: typer.Context,
+        crops: list[Path] = typer.Argument(..., help="Icon crop image(s)."),
+        top: int = typer.Option(3, "--top", min=1, help="How many labels to show."),
+        model: Path | None = typer.Option(None, "--model", help="ONNX model (default: "
+                                          "vision.icons or the shipped one)."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+    ) -> None:
+        """Label icon crops: top-k functions with probabilities ("unknown" under threshold)."""
+        from screenpilot.vision.icons import IconLabeller
+
+        labeller = IconLabeller(_model_path(ctx, model))
+        for path, result in zip(crops, labeller.label(crops, top=top), strict=True):
+            if as_json:
+                typer.echo(json.dumps({"crop": str(path), "label": result.label,
+                                       "score": result.score, "top": result.top}))
+                continue
+            ranked = ", ".join(f"{name} {score:.2f}" for name, score in result.top)
+            console.print(f"{path}: {result.label}  ({ranked})", highlight=False, soft_wrap=True)
