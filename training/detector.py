@@ -167,11 +167,15 @@ def train_detector(data: Path, *, model: str = "yolov8n.yaml", epochs: int = 100
     """Train (or resume) a YOLOv8 widget detector; returns where its weights are."""
     data = Path(data).resolve()
     read_data_yaml(data)
+    model = check_model_arg(model)
+    # Start from the weights of a .pt (fine-tuning, the fall-detection backbone);
+    # "pretrained": False would make ultralytics drop them and start from random.
+    from_weights = str(model).endswith(".pt")
     args: dict[str, Any] = {
-        "data": str(data), "model": check_model_arg(model), "epochs": epochs, "imgsz": imgsz,
+        "data": str(data), "model": model, "epochs": epochs, "imgsz": imgsz,
         "device": device, "batch": batch, "project": str(Path(project).resolve()),
         "name": name, "exist_ok": True, "workers": workers, "patience": patience,
-        "seed": seed, "pretrained": False, "verbose": True, **overrides,
+        "seed": seed, "pretrained": from_weights, "verbose": True, **overrides,
     }
     if resume:
         args["resume"] = str(last_checkpoint(Path(project), name))

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from screenpilot.commands.common import console, err_console
 from screenpilot.commands.groups import dataset_app, eval_app, export_app, train_app
+
+if TYPE_CHECKING:
+    from screenpilot.datasets.yolo import Sample
 
 
 @dataset_app.command("convert")
@@ -145,3 +149,62 @@ def _print_table(result: object) -> None:
         table.add_row(c.name, str(c.n_gt), str(c.n_pred), fmt(c.ap50), fmt(c.ap50_95),
                       fmt(c.precision), fmt(c.recall))
     console.print(table)
+
+
+@dataset_app.command("synth")
+def synth_cmd(
+    out: Path = typer.Option(..., "--out", help="Output folder (YOLO format + COCO JSON)."),
+    n: int = typer.Option(1000, "--n", min=1, help="Number of synthetic screens."),
+    seed: int = typer.Option(0, "--seed", help="Same seed, same screens."),
+    val_share: float = typer.Option(0.1, "--val-share", min=0.0, max=0.99,
+                                    help="Share of screens in the val split."),
+    max_side: int = typer.Option(1280, "--max-side", min=64,
+                                 help="Long side of the written images (downscaled)."),
+    mix: str = typer.Option("app=0.3,layout=0.45,rare=0.25", "--mix",
+                            help="Weights of the screen kinds: app, layout, rare."),
+    workers: int = typer.Option(2, "--workers", min=1, help="Processes generating screens."),
+    add_droidbot: Path | None = typer.Option(
+        None, "--add-droidbot", help="DroidBot folder: add the screens of --train-apps to the "
+        "train split (real screens; keep the other apps for measurement)."),
+    train_apps: str = typer.Option("", "--train-apps",
+                                   help="Comma-separated apps of --add-droidbot to train on."),
+) -> None:
+    """Generate random screens from the virtual phone's renderer with their widget boxes."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from screenpilot.datasets.synthetic import SynthConfig, counts_table, parse_mix, synthesize
+
+    config = SynthConfig(n=n, seed=seed, val_share=val_share, max_side=max_side,
+                         mix=parse_mix(mix))
+    extra = _real_train_samples(add_droidbot, train_apps)
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task("synthesizing", total=n)
+        report = synthesize(out, config, workers=workers, extra=extra,
+                            progress=lambda done, _total: bar.update(task, completed=done))
+    console.print(f"{sum(report.splits.values())} images -> {report.data_yaml} "
+                  f"({report.seconds:.0f}s)", highlight=False)
+    console.print("images per kind: " + json.dumps(dict(report.kinds.most_common())) +
+                  "  per split: " + json.dumps(dict(report.splits)), highlight=False,
+                  soft_wrap=True)
+    if report.fallbacks:
+        err_console.print(f"{report.fallbacks} app screen(s) failed and were replaced by "
+                          "composed layouts")
+    console.print("boxes per class:\n" + counts_table(report.class_counts()), highlight=False)
+
+
+def _real_train_samples(src: Path | None, train_apps: str) -> list[Sample]:
+    """DroidBot screens of ``train_apps`` (train split only) to add to a synthetic set."""
+    if src is None:
+        return []
+    from dataclasses import replace
+
+    from screenpilot.datasets.convert import convert
+    from screenpilot.errors import DataError
+
+    apps = {a.strip() for a in train_apps.split(",") if a.strip()}
+    if not apps:
+        raise DataError("--add-droidbot needs --train-apps (the apps kept out of measurement)")
+    return [replace(s, split="train", meta={**s.meta, "kind": "droidbot"})
+            for s in convert("droidbot", src) if s.app in apps]
