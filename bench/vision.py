@@ -1,8 +1,11 @@
 """Benchmark of vision/describe (a script, not a test): writes bench/results/vision.json.
 
 - speed: describe p50 on a 1080x2400 screen and its ratio to ``--stages ocr`` on the
-  same image, measured side by side (alternating) in one run; incremental
-  re-describe after one row of the screen changes;
+  same image, measured side by side (alternating) in one run, each run with the OCR
+  recognition cache emptied first (a screen seen for the first time); incremental
+  re-describe after one row of the screen changes, and after the virtual phone's
+  Wi-Fi switch is tapped (Settings > Network: the switch, its summary line and the
+  status-bar icon change), the cache holding only the previous screen's lines;
 - OCR threshold trade-off on ../shared/data/droidbot (view-hierarchy text as
   ground truth): for each threshold, the lines kept, their precision (text equals
   a view's text) and the recall of the views' texts.
@@ -38,6 +41,15 @@ def phone_screen() -> np.ndarray:
                                            interpolation=cv2.INTER_LINEAR))
 
 
+def cold() -> None:
+    """Empty the shared OCR engine's recognition cache (if it has one)."""
+    from screenpilot.vision.ocr import get_backend
+
+    cache = getattr(get_backend(), "cache", None)
+    if cache is not None:
+        cache.clear()
+
+
 def speed(runs: int) -> dict[str, Any]:
     from screenpilot.vision.pipeline import analyse
 
@@ -45,7 +57,9 @@ def speed(runs: int) -> dict[str, Any]:
     analyse(image)  # warm: engines load once
     ocr, full = [], []
     for _ in range(runs):
+        cold()
         ocr.append(analyse(image, stages=["ocr"]).seconds)
+        cold()
         full.append(analyse(image).seconds)
     p50_ocr, p50_full = statistics.median(ocr), statistics.median(full)
     return {"image": "1080x2400", "runs": runs, "ocr_p50_s": round(p50_ocr, 3),
@@ -64,13 +78,38 @@ def incremental(runs: int) -> dict[str, Any]:
     second = np.asarray(pil)
     times = []
     for _ in range(runs):
+        cold()
         inc = IncrementalDescriber()
         inc.describe(first)
         start = time.perf_counter()
         inc.describe(second)
         times.append(time.perf_counter() - start)
+    first, second = switch_toggle()
+    toggle = []
+    for _ in range(runs):
+        cold()
+        sim = IncrementalDescriber()
+        sim.describe(first)
+        start = time.perf_counter()
+        sim.describe(second)
+        toggle.append(time.perf_counter() - start)
     return {"incremental_p50_s": round(statistics.median(times), 3),
-            "changed_rows": sum(b - t for t, b in inc.last_bands)}
+            "changed_rows": sum(b - t for t, b in inc.last_bands),
+            "switch_toggle_p50_s": round(statistics.median(toggle), 3),
+            "switch_toggle_changed_rows": sum(b - t for t, b in sim.last_bands)}
+
+
+def switch_toggle() -> tuple[np.ndarray, np.ndarray]:
+    """The virtual phone's Settings > Network before and after its first switch is tapped."""
+    from screenpilot.model import ElementKind
+    from screenpilot.simulator.phone import VirtualPhone
+
+    phone = VirtualPhone()
+    phone.open_page("settings", "network")
+    before = np.asarray(phone.frame().image.convert("RGB"))
+    switch = next(e for e in phone.screen().elements if e.kind is ElementKind.SWITCH)
+    phone.tap(*switch.box.center)
+    return before, np.asarray(phone.frame().image.convert("RGB"))
 
 
 def _truth(state: Path) -> set[str]:

@@ -48,7 +48,7 @@ DEFAULTS: dict[str, Option] = {
     "phone.theme": Option(str, "light", "virtual phone theme", ("light", "dark")),
     "phone.locale": Option(str, "en", "virtual phone language", ("en", "zh")),
     # vision
-    "vision.ocr_threshold": Option(float, 0.95, "drop OCR lines recognised below this score"),
+    "vision.ocr_threshold": Option(float, 0.90, "drop OCR lines recognised below this score"),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),
     # planner

@@ -141,11 +141,12 @@ def _matches(a: Screen, b: Screen, status_bar: int) -> None:
 def test_incremental_equals_full() -> None:
     first = load_image(NETGUARD)
     second = _changed(first)
-    inc = IncrementalDescriber(stages=["ocr", "blocks"])
+    # 0.95: at 0.90 a misread back arrow ('K', ~0.93) flips between reads of its band.
+    inc = IncrementalDescriber(stages=["ocr", "blocks"], ocr_threshold=0.95)
     inc.describe(first)
     got = inc.describe(second)
     assert inc.last_bands and sum(b - t for t, b in inc.last_bands) < 0.2 * first.shape[0]
-    want = describe(second, stages=["ocr", "blocks"])
+    want = describe(second, stages=["ocr", "blocks"], ocr_threshold=0.95)
     assert any(e.text == "Roaming data allowed" for e in got.elements)
     _matches(got, want, status_bar=63)
     _matches(want, got, status_bar=63)

@@ -4,22 +4,25 @@ The frame difference with the previous screenshot (per-pixel, over
 ``diff_threshold``) is dilated and cut into full-width horizontal bands, padded
 by about a text line and grown until no previous text line or widget straddles
 a band's edge (band edges also snap to a grid so the scaled crop sees the same
-pixels the full image did). OCR and detection run on the bands only (read with a
-margin of context, keeping what is centred in the band); lines and widgets
-outside them are reused. Blocks and grouping, cheap, always run on the
-whole new frame. A size change, a first frame, or more than ``max_changed`` of
-the screen changed means a full describe.
+pixels the full image did). OCR runs on the bands only (read with a margin of
+context, keeping what is centred in the band) and reuses the lines outside them;
+the detector, fast and trained on whole screens, sees the whole frame each time.
+Blocks and grouping, cheap, always run on the whole new frame. A size change, a
+first frame, or more than ``max_changed`` of the screen changed means a full
+describe. Lines in a band that were read before
+with the same crop pixels are not recognised again (the OCR engine's
+recognition cache, ``ocr.RecognitionCache``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from screenpilot.model import Box, Element, Screen
+from screenpilot.model import Box, Screen
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine
 from screenpilot.vision.pipeline import (
@@ -45,11 +48,27 @@ def changed_mask(prev: RGB, cur: RGB, threshold: int = 16) -> np.ndarray:
     return np.asarray(diff > threshold)
 
 
+def changed_rows(prev: RGB, cur: RGB, threshold: int = 16) -> np.ndarray:
+    """Indices of the rows of ``cur`` with a pixel that :func:`changed_mask` marks.
+
+    The same rows as ``changed_mask(...).any(axis=1)``, ~50x faster (2-3 ms instead
+    of ~130 ms on 1080x2400): a row holds a changed pixel exactly when one of its
+    channel values moved by more than ``threshold``, so one contiguous per-row
+    maximum of the flat ``absdiff`` decides it, without the per-pixel maximum over
+    channels (a strided reduction) and the full boolean mask.
+    """
+    import cv2
+
+    h = cur.shape[0]
+    peak = cv2.absdiff(prev, cur).reshape(h, -1).max(axis=1)
+    return np.nonzero(peak > threshold)[0]
+
+
 def changed_bands(prev: RGB, cur: RGB, *, threshold: int = 16,
                   pad: int | None = None) -> list[tuple[int, int]]:
     """Row ranges (top, bottom) of ``cur`` that differ from ``prev``, padded and merged."""
     h, w = cur.shape[:2]
-    rows = np.nonzero(changed_mask(prev, cur, threshold).any(axis=1))[0]
+    rows = changed_rows(prev, cur, threshold)
     if rows.size == 0:
         return []
     pad = pad if pad is not None else max(16, w // 20)
@@ -85,11 +104,6 @@ def _grow(bands: list[tuple[int, int]], boxes: Iterable[Box], h: int) -> list[tu
 
 def _outside(box: Box, bands: Sequence[tuple[int, int]]) -> bool:
     return all(box.y2 <= top or box.y1 >= bottom for top, bottom in bands)
-
-
-def _shift(e: Element, dy: int) -> Element:
-    b = e.box
-    return dataclasses.replace(e, box=Box(b.x1, b.y1 + dy, b.x2, b.y2 + dy))
 
 
 class IncrementalDescriber:
@@ -139,16 +153,21 @@ class IncrementalDescriber:
         if sum(b - t for t, b in bands) > self.max_changed * h:
             return self._full(pixels, reports)
         lines = [t for t in obs.lines if _outside(t.box, bands)]
-        widgets = [e for e in obs.widgets if _outside(e.box, bands)]
         ctx = max(GRID, (pixels.shape[1] // 20) // GRID * GRID)
-        for top, bottom in bands:
-            lo, hi = max(0, top - ctx), min(h, bottom + ctx)  # read with context around the band
-            part = observe(np.ascontiguousarray(pixels[lo:hi]), self.stages,
-                           detector=self.detector, ocr=self.ocr, reports=reports)
-            lines += [t.shifted(0, lo) for t in part.lines
-                      if top <= t.box.center[1] + lo < bottom]
-            widgets += [_shift(e, lo) for e in part.widgets
-                        if top <= e.box.center[1] + lo < bottom]
+        ocr_only = tuple(s for s in self.stages if s != "detect")
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # The detector sees the whole frame (it is fast, and was trained on whole
+            # screens: widgets in a thin band are missed); OCR reads the bands only.
+            detected = pool.submit(observe, pixels, ("detect",), detector=self.detector,
+                                   ocr=self.ocr, reports=reports) \
+                if "detect" in self.stages else None
+            for top, bottom in bands:
+                lo, hi = max(0, top - ctx), min(h, bottom + ctx)  # a band, with context
+                part = observe(np.ascontiguousarray(pixels[lo:hi]), ocr_only,
+                               detector=self.detector, ocr=self.ocr, reports=reports)
+                lines += [t.shifted(0, lo) for t in part.lines
+                          if top <= t.box.center[1] + lo < bottom]
+            widgets = list(detected.result().widgets) if detected is not None else []
         return Observations(tuple(lines), tuple(widgets))
 
     def _full(self, pixels: RGB, reports: dict[str, StageReport]) -> Observations:
@@ -156,4 +175,4 @@ class IncrementalDescriber:
                        reports=reports)
 
 
-__all__ = ["IncrementalDescriber", "TextLine", "changed_bands", "changed_mask"]
+__all__ = ["IncrementalDescriber", "TextLine", "changed_bands", "changed_mask", "changed_rows"]
