@@ -16,7 +16,7 @@ _ON = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|acti
                  r"|\bon\s*$|打开|开启|启用", re.I)
 _OFF = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}off\b|\b(disable|deactivate|stop)\b"
                   r"|\boff\s*$|关闭|停用", re.I)
-_OPEN = re.compile(r"^\s*(open|go to|show|navigate to|launch|find|打开|进入)\b", re.I)
+_OPEN = re.compile(r"^\s*(open|go to|navigate to|launch|打开|进入)\b", re.I)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
