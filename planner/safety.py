@@ -36,7 +36,8 @@ SCREEN_WORDS: dict[SensitiveCategory, tuple[str, ...]] = {
                        "one-time code", "enter pin", "confirm your pin", "fingerprint",
                        "密码", "登录", "验证码", "指纹"),
     C.ACCOUNT: ("delete account", "close account", "remove account", "deactivate",
-                "erase all data", "factory reset", "注销账号", "删除账号", "恢复出厂设置"),
+                "erase all data", "factory reset", "cannot be undone", "permanently deleted",
+                "delete your account", "注销账号", "删除账号", "恢复出厂设置", "无法撤销"),
     C.PERMISSION: ("allow", "while using the app", "only this time", "don't allow",
                    "access this device's location", "允许", "仅在使用该应用时允许", "拒绝"),
     C.PERSONAL_DATA: ("date of birth", "social security", "passport number", "id number",
@@ -55,7 +56,8 @@ ACTION_WORDS: dict[SensitiveCategory, tuple[str, ...]] = {
 
 #: How many distinct words a screen needs before it counts (a lone "Allow",
 #: "Checkout" or "fingerprint" is common on ordinary screens, e.g. Settings' list).
-MIN_WORDS: dict[SensitiveCategory, int] = {C.PAYMENT: 2, C.PERMISSION: 2, C.AUTHENTICATION: 2}
+MIN_WORDS: dict[SensitiveCategory, int] = {C.PAYMENT: 2, C.PERMISSION: 2, C.AUTHENTICATION: 2,
+                                           C.ACCOUNT: 2}
 
 _CONSEQUENCE = {C.PAYMENT: "complete a payment", C.ACCOUNT: "change or delete the account",
                 C.PERMISSION: "grant a permission"}
@@ -71,8 +73,18 @@ def _matches(text: str, word: str) -> bool:
     return word in text
 
 
+def _labels(text: str, word: str) -> bool:
+    """Whether a piece of screen text *is* this word (a field, button or title), not
+    merely mentions it: "Password" and "Sign in" mark a login form, "Password tips"
+    and "Delete account" in a menu do not. Phrases of three words or more, and
+    Chinese, count wherever they appear."""
+    if not word.isascii() or len(word.split()) >= 3:
+        return _matches(text, word)
+    return re.sub(r"[^\w' ]+", "", text.lower()).strip() == word
+
+
 def _found(texts: list[str], words: tuple[str, ...]) -> list[str]:
-    return [w for w in words if any(_matches(t, w) for t in texts)]
+    return [w for w in words if any(_labels(t, w) for t in texts)]
 
 
 def _texts(screen: Screen) -> list[str]:
