@@ -142,6 +142,20 @@ def make_planner(kind: str, task: Task) -> Any:
     return ChainPlanner(ScriptedLLM([_solution_answer(task)] * (task.min_steps + 6)))
 
 
+def find_label(screen: str, label: str) -> int | None:
+    """The id of the element whose quoted text is ``label`` (exactly, else as a prefix)."""
+    want = norm(label)
+    lines = [(int(m.group(1)), [norm(q) for q in re.findall(r"'([^']*)'", line)])
+             for line in screen.splitlines() if (m := re.match(r"\s*\[(\d+)\] ", line))]
+    for eid, texts in lines:
+        if want in texts:
+            return eid
+    for eid, texts in lines:
+        if any(t.startswith(want + " ") for t in texts):
+            return eid
+    return None
+
+
 def _solution_answer(task: Task) -> Any:
     """A scripted LLM that follows the task's minimal solution by label on each screen."""
     done: list[str] = []
@@ -156,15 +170,17 @@ def _solution_answer(task: Task) -> Any:
         quoted = re.findall(r"'([^']+)'", want)
         verb = want.split()[0].lower()
         if verb == "type" and quoted:
-            return json.dumps({"action": "type", "text": quoted[0], "reason": want})
+            field = find_label(screen, quoted[1]) if len(quoted) > 1 else None
+            return json.dumps({"action": "type", "text": quoted[0], "reason": want,
+                               **({"element": field} if field is not None else {})})
         if verb == "scroll":
-            return json.dumps({"action": "scroll", "direction": "down", "reason": want})
+            return json.dumps({"action": "scroll", "direction": want.split()[-1],
+                               "reason": want})
         if verb in ("back", "press"):
             return json.dumps({"action": "back", "reason": want})
-        for line in screen.splitlines():
-            m = re.match(r"\s*\[(\d+)\] .*'([^']*)'", line)
-            if m and quoted and norm(m.group(2)) == norm(quoted[-1]):
-                return json.dumps({"action": "tap", "element": int(m.group(1)), "reason": want})
+        eid = find_label(screen, quoted[0]) if quoted else None
+        if eid is not None:
+            return json.dumps({"action": "tap", "element": eid, "reason": want})
         return json.dumps({"action": "stop", "done": False, "reason": f"cannot see {want}"})
 
     return answer
