@@ -13,60 +13,26 @@ import argparse
 import contextlib
 import json
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import adbutils
-
 from screenpilot.executor.adb import AdbDevice
 from screenpilot.executor.longshot import capture_long
 from screenpilot.executor.settle import wait_until_settled
-from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.apps import default_apps
-from screenpilot.simulator.apps.base import App, Ctx, page
+from screenpilot.simulator.apps.longlist import LongListApp
 from screenpilot.simulator.phone import VirtualPhone
-from screenpilot.simulator.render import Page
-from screenpilot.simulator.widgets import list_item, list_view
+from screenpilot.simulator.serve import serve_phone
 
 OUT = Path(__file__).resolve().parent / "results" / "executor.json"
 
 
-class LongListApp(App):
-    """A page about four screens tall."""
-
-    package = "com.example.longlist"
-    activity = "com.example.longlist.Main"
-    label = "Long list"
-    icon = "format_list_bulleted"
-    color = "#5E35B1"
-
-    @page("main")
-    def main(self, ctx: Ctx) -> Page:
-        rows = [list_item(f"Row number {i}", f"subtitle {i * 7 % 13}", icon="star",
-                          key=f"row:{i}") for i in range(60)]
-        return Page(title="Long list", body=list_view(rows, dividers=True))
-
-
 @contextlib.contextmanager
 def served(phone: VirtualPhone) -> Iterator[AdbDevice]:
-    subprocess.run([adbutils.adb_path(), "start-server"], check=True, capture_output=True)
-    client = adbutils.AdbClient()
-    daemon = AdbDaemon(phone).start()
-    try:
-        client.connect(daemon.serial, timeout=15)
-        deadline = time.monotonic() + 15
-        while not any(d.serial == daemon.serial and d.state == "device" for d in client.list()):
-            if time.monotonic() > deadline:
-                raise RuntimeError("virtual phone never came online")
-            time.sleep(0.1)
-        yield AdbDevice(daemon.serial)
-    finally:
-        with contextlib.suppress(adbutils.AdbError):
-            client.disconnect(daemon.serial)
-        daemon.stop()
+    with serve_phone(phone) as serial:
+        yield AdbDevice(serial)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -29,12 +29,10 @@ import re
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import adbutils
 
 from screenpilot.agent import Agent, RunOptions
 from screenpilot.errors import ScreenpilotError
@@ -42,8 +40,8 @@ from screenpilot.executor.adb import AdbDevice
 from screenpilot.model import ActionKind, Step
 from screenpilot.planner.safety import KeywordSafety
 from screenpilot.planner.taskparse import norm
-from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.simulator.serve import serve_phone
 from screenpilot.simulator.tasks import Task, all_tasks
 from screenpilot.vision.incremental import IncrementalDescriber
 
@@ -104,24 +102,6 @@ def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:
         if i < len(solution) and matches(step, solution[i]):
             i += 1
     return i
-
-
-@contextlib.contextmanager
-def served(phone: VirtualPhone) -> Iterator[str]:
-    client = adbutils.AdbClient()
-    daemon = AdbDaemon(phone).start()
-    try:
-        client.connect(daemon.serial, timeout=15)
-        deadline = time.monotonic() + 15
-        while not any(d.serial == daemon.serial and d.state == "device" for d in client.list()):
-            if time.monotonic() > deadline:
-                raise RuntimeError("virtual phone never came online")
-            time.sleep(0.1)
-        yield daemon.serial
-    finally:
-        with contextlib.suppress(adbutils.AdbError):
-            client.disconnect(daemon.serial)
-        daemon.stop()
 
 
 def make_planner(kind: str, task: Task) -> Any:
@@ -192,7 +172,7 @@ def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False)
     start = time.perf_counter()
     outcome = "error"
     steps: list[Step] = []
-    with served(phone) as serial:
+    with serve_phone(phone) as serial:
         agent = Agent(AdbDevice(serial), IncrementalDescriber(), make_planner(planner_kind, task),
                       options=RunOptions(out=out / task.id, max_steps=20, settle_timeout=2.0,
                                          settle_interval=0.05, long_pages=long_pages),

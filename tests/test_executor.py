@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import adbutils
 import numpy as np
 import pytest
-from phone_fixtures import PhoneSession, start_adb_server, wait_online
+from phone_fixtures import PhoneSession
 
 from screenpilot.errors import DeviceError
 from screenpilot.executor.actions import perform
@@ -20,28 +18,10 @@ from screenpilot.executor.device import Device, DeviceInfo, Gesture
 from screenpilot.executor.longshot import capture_long
 from screenpilot.executor.settle import wait_until_settled
 from screenpilot.model import Action, ActionKind, Direction
-from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.apps import default_apps
-from screenpilot.simulator.apps.base import App, Ctx, page
+from screenpilot.simulator.apps.longlist import LongListApp
 from screenpilot.simulator.phone import VirtualPhone
-from screenpilot.simulator.render import Page
-from screenpilot.simulator.widgets import list_item, list_view
-
-
-class LongListApp(App):
-    """A test app whose one page is about four screens tall."""
-
-    package = "com.example.longlist"
-    activity = "com.example.longlist.Main"
-    label = "Long list"
-    icon = "format_list_bulleted"
-    color = "#5E35B1"
-
-    @page("main")
-    def main(self, ctx: Ctx) -> Page:
-        rows = [list_item(f"Row number {i}", f"subtitle {i * 7 % 13}", icon="star",
-                          key=f"row:{i}") for i in range(60)]
-        return Page(title="Long list", body=list_view(rows, dividers=True))
+from screenpilot.simulator.serve import serve_phone
 
 
 def virtual(phone: PhoneSession) -> VirtualPhone:
@@ -120,7 +100,7 @@ def test_type_unicode_and_clear(device: AdbDevice, fresh: VirtualPhone) -> None:
 
 def test_unicode_without_adb_keyboard_says_how_to_install(fresh: VirtualPhone) -> None:
     phone = VirtualPhone(adb_keyboard=False)
-    with serve(phone) as serial:
+    with serve_phone(phone) as serial:
         dev = AdbDevice(serial)
         with pytest.raises(DeviceError, match="ADB Keyboard") as info:
             dev.type_text("你好")
@@ -193,24 +173,10 @@ def test_recorded_touches_equal_injected(device: AdbDevice, fresh: VirtualPhone)
     assert (found[2].x, found[2].y, found[2].end_x, found[2].end_y) == (540, 1800, 540, 600)
 
 
-@contextlib.contextmanager
-def serve(phone: VirtualPhone) -> Iterator[str]:
-    client = start_adb_server()
-    daemon = AdbDaemon(phone).start()
-    try:
-        client.connect(daemon.serial, timeout=15)
-        wait_online(client, daemon.serial)
-        yield daemon.serial
-    finally:
-        with contextlib.suppress(adbutils.AdbError):
-            client.disconnect(daemon.serial)
-        daemon.stop()
-
-
 def test_long_screenshot_matches_ground_truth() -> None:
     vp = VirtualPhone(apps=[*default_apps(), LongListApp()])
     vp.open_page("long list")
-    with serve(vp) as serial:
+    with serve_phone(vp) as serial:
         dev = AdbDevice(serial)
         page_ = capture_long(dev, max_screens=8)
         entry = vp.state["tasks"]["com.example.longlist"][-1]
@@ -236,7 +202,7 @@ def _with_scroll(vp: VirtualPhone, offset: int) -> dict[str, Any]:
 def test_long_page_reveals_an_element_below_the_fold() -> None:
     vp = VirtualPhone(apps=[*default_apps(), LongListApp()])
     vp.open_page("long list")
-    with serve(vp) as serial:
+    with serve_phone(vp) as serial:
         dev = AdbDevice(serial)
         page_ = capture_long(dev, max_screens=8)
         # Row 5 is near the top of the page: far above the current (bottom) position.
@@ -257,7 +223,7 @@ def test_error_paths(phone: PhoneSession) -> None:
     serials = [d.serial for d in list_devices() if d.state == "device"]
     assert phone.serial in serials
     second = VirtualPhone()
-    with serve(second):
+    with serve_phone(second):
         with pytest.raises(DeviceError, match="phones connected") as info:
             choose_serial(None)
         assert "--device" in info.value.hint
@@ -269,7 +235,7 @@ def test_error_paths(phone: PhoneSession) -> None:
 
 def test_unplugged_mid_task_is_a_device_error() -> None:
     vp = VirtualPhone()
-    with serve(vp) as serial:
+    with serve_phone(vp) as serial:
         dev = AdbDevice(serial)
         dev.capture()
         client = adbutils.AdbClient()

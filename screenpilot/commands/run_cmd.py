@@ -32,24 +32,15 @@ def run_folder(root: Path, task: str) -> Path:
 
 @contextlib.contextmanager
 def virtual_phone(cfg: Config, setup: Any = None) -> Iterator[tuple[str, Any]]:
-    """Start the virtual phone and its adbd, ``adb connect`` it; stop and disconnect after."""
-    import adbutils
-
+    """Start the virtual phone (after ``setup(phone)``) and yield (serial, phone)."""
     from screenpilot.commands.phone_cmd import make_phone
-    from screenpilot.simulator.adbd import AdbDaemon
+    from screenpilot.simulator.serve import serve_phone
 
     phone = make_phone(cfg)
     if setup is not None:
         setup(phone)
-    daemon = AdbDaemon(phone, host=cfg["phone.host"], port=cfg["phone.port"]).start()
-    client = adbutils.AdbClient()
-    try:
-        client.connect(daemon.serial, timeout=15)
-        yield daemon.serial, phone
-    finally:
-        with contextlib.suppress(adbutils.AdbError, OSError):
-            client.disconnect(daemon.serial)
-        daemon.stop()
+    with serve_phone(phone, host=cfg["phone.host"], port=cfg["phone.port"]) as serial:
+        yield serial, phone
 
 
 def make_planner(cfg: Config) -> Any:

@@ -1,0 +1,52 @@
+"""Serve a virtual phone to the real adb binary: start adbd, ``adb connect``, clean up.
+
+    with serve_phone(VirtualPhone()) as serial:
+        AdbDevice(serial).capture()
+
+Used by ``screenpilot run --virtual`` / ``demo``, the benchmarks and the tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import time
+from collections.abc import Iterator
+
+from screenpilot.errors import DeviceError
+from screenpilot.simulator.adbd import AdbDaemon
+from screenpilot.simulator.backend import PhoneBackend
+
+CONNECT_TIMEOUT_S = 15.0
+
+
+def start_adb_server() -> None:
+    """Start the adb server (adbutils' bundled binary) if none is running."""
+    import adbutils
+
+    subprocess.run([adbutils.adb_path(), "start-server"], check=True, capture_output=True,
+                   timeout=60)
+
+
+@contextlib.contextmanager
+def serve_phone(phone: PhoneBackend, *, host: str = "127.0.0.1",
+                port: int = 0) -> Iterator[str]:
+    """Run adbd for ``phone``, connect adb to it, yield its serial; disconnect and stop after."""
+    import adbutils
+
+    start_adb_server()
+    client = adbutils.AdbClient()
+    daemon = AdbDaemon(phone, host=host, port=port).start()
+    try:
+        client.connect(daemon.serial, timeout=CONNECT_TIMEOUT_S)
+        deadline = time.monotonic() + CONNECT_TIMEOUT_S
+        while not any(d.serial == daemon.serial and d.state == "device" for d in client.list()):
+            if time.monotonic() > deadline:
+                raise DeviceError(f"the virtual phone {daemon.serial} never came online in adb",
+                                  hint="check `adb devices`; restart adb with `adb kill-server`")
+            time.sleep(0.1)
+        yield daemon.serial
+    finally:
+        with contextlib.suppress(adbutils.AdbError, OSError):
+            client.disconnect(daemon.serial)
+        daemon.stop()
