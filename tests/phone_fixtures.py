@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ import adbutils
 import pytest
 from PIL import Image
 
+from screenpilot.simulator import serve
 from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.backend import TouchEvent, TouchListener
 
@@ -197,8 +197,7 @@ def make_backend() -> tuple[Any, str]:
 
 def start_adb_server() -> adbutils.AdbClient:
     """An adb server on the default port (started with adbutils' binary if needed)."""
-    subprocess.run([adbutils.adb_path(), "start-server"], check=True, capture_output=True,
-                   timeout=60)
+    serve.start_adb_server()
     return adbutils.AdbClient(host="127.0.0.1", port=5037, socket_timeout=30)
 
 
