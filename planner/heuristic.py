@@ -238,14 +238,30 @@ class HeuristicPlanner:
         if intent.switch_to is None:
             return None
         found = self._named(intent, screen, TOGGLES)
-        if found is None:
-            return None
-        e, _ = found
         state = "on" if intent.switch_to else "off"
+        if found is None:
+            return self._unverifiable_toggle(intent, screen, history, state)
+        e, _ = found
         if e.checked is intent.switch_to:
             return Decision(Action(ActionKind.STOP, done=True), f"'{e.label}' is {state}")
         return Decision(Action(ActionKind.TAP, element=e.id),
                         f"turn '{e.label}' {state}")
+
+    @staticmethod
+    def _unverifiable_toggle(intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                             state: str) -> Decision | None:
+        """The setting's row was tapped but no switch is seen to confirm it: say so and
+        stop, rather than wander (honest: not claimed done)."""
+        last = _tapped_labels(history[-1:])
+        if not last or not history[-1].before.elements:
+            return None
+        label = last[0]
+        still_there = any(norm(e.label) == label for e in screen.elements)
+        if still_there and _lexical(intent, label) >= 0.99:
+            return Decision(Action(ActionKind.STOP),
+                            f"tapped '{label}' to turn it {state}, but no switch is visible "
+                            "to confirm its state")
+        return None
 
     def _slider(self, intent: TaskIntent, screen: Screen,
                 history: Sequence[Step]) -> Decision | None:

@@ -103,3 +103,12 @@ def test_never_taps_the_same_label_twice_then_scrolls(planner: HeuristicPlanner)
     unrelated = Screen(1080, 2400)
     d3 = planner.next("open display settings", unrelated, [])
     assert d3.action.kind is ActionKind.SCROLL
+
+
+def test_toggle_without_a_visible_switch_stops_without_claiming(planner: HeuristicPlanner) -> None:
+    rows = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 200, "Network & internet"), el(1, ElementKind.TEXT, 400, "Wi-Fi"),
+        el(2, ElementKind.TEXT, 600, "Airplane mode")))
+    d = planner.next("turn on wifi", rows, [step(rows, Action(ActionKind.TAP, element=1))])
+    assert d.action.kind is ActionKind.STOP and not d.done
+    assert "no switch is visible" in d.reason
