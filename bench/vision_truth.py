@@ -413,20 +413,6 @@ def droidbot_pairs(root: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def _paint_order(views: Sequence[Mapping[str, Any]]) -> list[int]:
-    """temp_ids in the order ``datasets.convert.droidbot_nodes`` lays its nodes out."""
-    by_id = {int(v["temp_id"]): v for v in views}
-    roots = [i for i, v in by_id.items() if int(v.get("parent", -1)) not in by_id]
-    order: list[int] = []
-    stack = sorted(roots, reverse=True)
-    while stack:
-        current = stack.pop()
-        order.append(current)
-        stack.extend(reversed([int(c) for c in by_id[current].get("children") or []
-                               if int(c) in by_id]))
-    return order
-
-
 def droidbot_truth(state: Mapping[str, Any], width: int, height: int) -> list[TruthView]:
     """The views that pass the filters (see the module docstring)."""
     from screenpilot.datasets import convert
@@ -437,7 +423,7 @@ def droidbot_truth(state: Mapping[str, Any], width: int, height: int) -> list[Tr
     by_id = {int(v["temp_id"]): v for v in views}
     root_width = max((v["bounds"][1][0] for v in views), default=width)
     nodes = convert.droidbot_nodes(views, convert._scale(root_width, width))
-    order = _paint_order(views)
+    order = convert.paint_order(views)
     filters = convert.Filters()
     out = []
     for node in nodes:

@@ -318,8 +318,8 @@ def match_states(screens: Sequence[Path], states: Sequence[Path], *,
     return matched
 
 
-def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> list[Node]:
-    """DroidBot ``views[]`` (indexed by temp_id, parent links) -> nodes in paint order."""
+def paint_order(views: Sequence[Mapping[str, Any]]) -> list[int]:
+    """temp_ids of DroidBot ``views[]`` in paint order (depth first, children in order)."""
     by_id = {int(v["temp_id"]): v for v in views}
     roots = [i for i, v in by_id.items() if int(v.get("parent", -1)) not in by_id]
     order: list[int] = []
@@ -329,6 +329,13 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
         order.append(current)
         stack.extend(reversed([int(c) for c in by_id[current].get("children") or []
                                if int(c) in by_id]))
+    return order
+
+
+def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> list[Node]:
+    """DroidBot ``views[]`` (indexed by temp_id, parent links) -> nodes in paint order."""
+    by_id = {int(v["temp_id"]): v for v in views}
+    order = paint_order(views)
     position = {view_id: i for i, view_id in enumerate(order)}
     nodes = []
     for view_id in order:
