@@ -210,6 +210,8 @@ def main() -> int:
                         default="heuristic")
     parser.add_argument("--limit", type=int, default=0, help="Only the first N tasks.")
     parser.add_argument("--app", default="", help="Only tasks of this app (package part).")
+    parser.add_argument("--task", default="",
+                        help="Only these tasks (comma-separated ids, e.g. clock_alarm_645am).")
     parser.add_argument("--long-pages", action="store_true",
                         help="Capture scrolling pages whole before planning.")
     parser.add_argument("--include-sensitive", action="store_true",
@@ -217,6 +219,12 @@ def main() -> int:
     args = parser.parse_args()
     tasks = [t for t in all_tasks() if args.app in t.app
              and (args.include_sensitive or not t.sensitive)]
+    if args.task:
+        wanted = {t.strip() for t in args.task.split(",") if t.strip()}
+        unknown = wanted - {t.id for t in all_tasks()}
+        if unknown:
+            parser.error(f"unknown task ids: {', '.join(sorted(unknown))}")
+        tasks = [t for t in tasks if t.id in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
     name = args.planner + ("-long" if args.long_pages else "")

@@ -109,7 +109,30 @@ def _tapped_labels(history: Sequence[Step]) -> list[str]:
 
 
 def _typed(history: Sequence[Step]) -> list[str]:
-    return [s.action.text or "" for s in history if s.action.kind is ActionKind.TYPE]
+    """Values typed so far (a trailing Enter that submitted one is not part of it)."""
+    return [(s.action.text or "").rstrip("\n") for s in history
+            if s.action.kind is ActionKind.TYPE]
+
+
+def _submitted(history: Sequence[Step]) -> bool:
+    """Whether the last step typed a value and pressed Enter (a search)."""
+    last = history[-1].action if history else None
+    return bool(last and last.kind is ActionKind.TYPE and (last.text or "").endswith("\n"))
+
+
+def is_search_field(e: Element) -> bool:
+    label = norm(f"{e.text} {e.caption}")
+    return "search" in label or "搜索" in label
+
+
+def send_button(screen: Screen, field: Element) -> Element | None:
+    """The unlabelled icon button at the end of a field's row (a chat's send arrow)."""
+    y1, y2 = field.box.y1, field.box.y2
+    row = [e for e in screen.elements
+           if e.kind in (ElementKind.BUTTON, ElementKind.ICON, ElementKind.IMAGE)
+           and not e.text and e.box.x1 >= field.box.x2 - field.box.width * 0.1
+           and min(e.box.y2, y2) - max(e.box.y1, y1) > 0.5 * min(e.box.height, y2 - y1)]
+    return min(row, key=lambda e: e.box.x1 - field.box.x2) if row else None
 
 
 #: Words of text that stands in an empty field (its hint) when no detector found the field.
@@ -289,9 +312,12 @@ class HeuristicPlanner:
         for value, kind in pending:
             for f in fields:
                 if _fits(kind, field_kind(f)):
-                    return Decision(Action(ActionKind.TYPE, element=f.id, text=value,
+                    search = is_search_field(f)
+                    return Decision(Action(ActionKind.TYPE, element=f.id,
+                                           text=value + ("\n" if search else ""),
                                            secret=f.password),
-                                    f"type '{value}' into '{f.label or 'the field'}'")
+                                    f"type '{value}' into '{f.label or 'the field'}'"
+                                    + (" and search" if search else ""))
         return None
 
     def _confirm(self, intent: TaskIntent, screen: Screen,
@@ -304,12 +330,42 @@ class HeuristicPlanner:
         last_label = _tapped_labels(history[-1:])
         if last_label and last_label[0] in CONFIRM_WORDS:
             return Decision(Action(ActionKind.STOP, done=True), f"tapped '{last_label[0]}'")
+        if _submitted(history):
+            return Decision(Action(ActionKind.STOP, done=True),
+                            f"searched for '{typed[-1]}'")
         buttons = [e for e in screen.elements if norm(e.label) in CONFIRM_WORDS]
         if not buttons:
-            return None
+            return self._send(screen, history)
         best = max(buttons, key=lambda e: (e.kind is ElementKind.BUTTON, -e.box.y1))
         return Decision(Action(ActionKind.TAP, element=best.id),
                         f"every value is typed: tap '{best.label}'")
+
+    @staticmethod
+    def _send(screen: Screen, history: Sequence[Step]) -> Decision | None:
+        """No Save/Send text on screen: the icon at the end of the typed field's row, once."""
+        last = history[-1] if history else None
+        if last is None or last.action.kind is not ActionKind.TYPE or last.action.element is None:
+            if last is not None and last.action.kind is ActionKind.TAP and len(history) > 1 \
+                    and history[-2].action.kind is ActionKind.TYPE \
+                    and last.action.element is not None \
+                    and not last.before.element(last.action.element).text:
+                return Decision(Action(ActionKind.STOP, done=True),
+                                "tapped the button next to the typed text")
+            return None
+        try:
+            field = last.before.element(last.action.element)
+        except KeyError:
+            return None
+        value = norm(last.action.text or "")[:12]
+        near = ([e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT
+                 and e.box.iou(field.box) > 0.5]
+                or [e for e in screen.elements if value and norm(e.text).startswith(value)]
+                or [field])   # the field moves when the keyboard opens
+        button = send_button(screen, near[0])
+        if button is None:
+            return None
+        return Decision(Action(ActionKind.TAP, element=button.id),
+                        "every value is typed: tap the button at the end of the field")
 
     def _navigate(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
                   hints: PlanHints) -> Decision:

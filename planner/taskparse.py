@@ -20,8 +20,15 @@ _OPEN = re.compile(r"^\s*(open|go to|navigate to|launch|打开|进入)\b", re.I)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))\b|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))",
-                    re.I)
+_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.)|\b)"
+                    r"|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))", re.I)
+#: "search (my contacts) for X (in the Shop app)": X is what to type.
+_SEARCH = re.compile(r"\b(?:search|look)\s+(?:(?:my|the)\s+\w+\s+)?for\s+(.+?)"
+                     r"(?:\s+in\s+(?:the\s+)?\w+(?:\s+app)?)?\s*[.!?]?\s*$", re.I)
+#: The body of a message after "saying", "message:" or a colon ("发短信：明天见").
+_BODY = re.compile(r"(?:\bsaying|\bmessage\s*:|:|：)\s*(.+?)\s*$", re.I)
+#: "in the Shop app", "in Messages", "using Clock": where, not what to type.
+_WHERE = re.compile(r"\b(?:in|using)\s+(?:the\s+|my\s+)?([A-Z]\w+)(?:\s+app)?\b")
 _PERCENT = re.compile(r"(\d{1,3})\s*%")
 _LEVELS = {"max": 1.0, "maximum": 1.0, "full": 1.0, "highest": 1.0, "min": 0.0,
            "minimum": 0.0, "lowest": 0.0, "half": 0.5, "middle": 0.5}
@@ -32,7 +39,12 @@ _STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "and", "with", "for"
          "turn", "set", "can", "you", "could", "me", "i"}
 #: Capitalised words that are no values to type.
 _NOT_NAMES = _STOP | {"contact", "contacts", "number", "phone", "message", "save", "add",
-                      "create", "send", "alarm", "delete", "call", "search", "text"}
+                      "create", "send", "alarm", "delete", "call", "search", "text", "wifi",
+                      "wi", "fi", "bluetooth", "monday", "tuesday", "wednesday", "thursday",
+                      "friday", "saturday", "sunday", "am", "pm",
+                      # app names say where, not what to type
+                      "shop", "messages", "clock", "chrome", "camera", "gallery",
+                      "photos", "gmail", "maps", "calendar", "files"}
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
 
@@ -77,6 +89,12 @@ def _values(text: str) -> list[str]:
     for pattern in (_QUOTED, _EMAIL, _CLOCK, _NUMBER):
         rest = take(pattern, rest)
     if not _QUOTED.search(text):
+        for pattern in (_SEARCH, _BODY):
+            m = pattern.search(rest)
+            if m and m.group(1).strip():
+                found.append((m.start(1), m.group(1).strip()))
+                rest = rest[:m.start(1)] + " " * len(m.group(1)) + rest[m.end(1):]
+        rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
         for m in _NAME.finditer(rest):
             word, start = m.group(1), m.start()
             before = rest[:start].rstrip()

@@ -112,3 +112,44 @@ def test_toggle_without_a_visible_switch_stops_without_claiming(planner: Heurist
     d = planner.next("turn on wifi", rows, [step(rows, Action(ActionKind.TAP, element=1))])
     assert d.action.kind is ActionKind.STOP and not d.done
     assert "no switch is visible" in d.reason
+
+
+def test_task_values_from_searches_bodies_and_times() -> None:
+    assert parse_task("Search for yoga mats in the Shop app").values == ("yoga mats",)
+    assert parse_task("Search my contacts for Smith.").values == ("Smith",)
+    assert parse_task("Send a text message to 650-555-0199 with message: Hi, this is Sam"
+                      ).values == ("6505550199", "Hi, this is Sam")
+    assert parse_task("给 Bob Lee 发短信：明天见").values == ("Bob Lee", "明天见")
+    assert parse_task("set a 10:30PM clock").values == ("10", "30")
+    assert parse_task("Set an alarm for 3PM using Clock").values == ("3", "00")
+    assert parse_task("Delete my Shop account").values == ()
+    assert parse_task("Open the details of my Yoga Mat order").values == ("Yoga Mat",)
+
+
+def test_search_fields_submit_and_then_the_task_is_done(planner: HeuristicPlanner) -> None:
+    page = Screen(1080, 2400, elements=(
+        el(0, ElementKind.EDIT_TEXT, 300, "Search products", hint=True, editable=True),))
+    task = "Search for yoga mats in the Shop app"
+    d = planner.next(task, page, [])
+    assert d.action == Action(ActionKind.TYPE, element=0, text="yoga mats\n")
+    d2 = planner.next(task, Screen(1080, 2400), [step(page, d.action)])
+    assert d2.done
+
+
+def test_unlabelled_send_button_at_the_end_of_the_typed_row(planner: HeuristicPlanner) -> None:
+    chat = Screen(1080, 2400, elements=(
+        Element(0, ElementKind.EDIT_TEXT, Box(100, 2100, 990, 2250), text="Text message",
+                hint=True, editable=True),
+        Element(1, ElementKind.BUTTON, Box(1000, 2120, 1070, 2230), clickable=True)))
+    typing = Screen(1080, 2400, elements=(   # the keyboard moved the field up
+        Element(0, ElementKind.TEXT, Box(180, 1440, 560, 1500), text="Here are the slides"),
+        Element(1, ElementKind.BUTTON, Box(950, 1430, 1040, 1510), clickable=True),
+        Element(2, ElementKind.BUTTON, Box(900, 1900, 1000, 2000), text="m", clickable=True)))
+    task = "Send a text message to Carol saying 'Here are the slides'"
+    d = planner.next(task, chat, [])
+    assert d.action == Action(ActionKind.TYPE, element=0, text="Here are the slides")
+    history = [step(chat, d.action)]
+    d2 = planner.next(task, typing, history)
+    assert d2.action == Action(ActionKind.TAP, element=1)
+    d3 = planner.next(task, typing, [*history, step(typing, d2.action, 1)])
+    assert d3.done
