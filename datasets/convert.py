@@ -51,7 +51,9 @@ Filters (view hierarchies)
    opaque-looking (clickable, or a widget other than an image: images are
    often translucent overlays such as header gradients);
 6. flat pixels: the screenshot crop of the box has a grey-level standard
-   deviation under ``min_std`` (2.0): nothing is drawn there.
+   deviation under ``min_std`` (2.0): nothing is drawn there;
+7. backgrounds: an image covering more than ``max_image_share`` (0.5) of the
+   screen is the page's background (a full-screen ImageView), not a widget.
 
 Screens and states are matched by the timestamps in their file names
 (``screen_2020-06-03_130208.jpg`` <-> ``state_2020-06-03_130208.json``),
@@ -120,6 +122,7 @@ class Filters:
     min_side: int = 4
     min_std: float = 2.0
     occlusion: bool = True
+    max_image_share: float = 0.5
 
 
 @dataclass(slots=True)
@@ -264,6 +267,8 @@ def _drop_reason(nodes: Sequence[Node], node: Node, kept: Mapping[int, LabeledBo
         return "zero-size"
     if _area(clipped) < filters.min_visible * full:
         return "off-screen"
+    if node_kind(node) is K.IMAGE and _area(clipped) > filters.max_image_share * width * height:
+        return "background"
     ancestors = _lineage(nodes, node.index)
     if any(a in kept and simple_name(nodes[a].cls) != "RadioGroup" for a in ancestors):
         return "nested"

@@ -103,11 +103,13 @@ def test_filters_on_crafted_nodes() -> None:
         Node(4, "android.widget.Button", (10, 70, 10, 90), True, 0),        # zero width
         Node(5, "android.widget.Button", (10, 100, 50, 120), True, 0),      # occluded by 6
         Node(6, "android.widget.LinearLayout", (0, 95, 100, 130), True, 0, clickable=True),
+        Node(7, "android.widget.ImageView", (0, 0, 100, 150), True, 0),     # a background
     ]
     report = ConvertReport()
     boxes = label_nodes(nodes, 100, 200, report=report)
     assert [b.xyxy for b in boxes] == [(10, 10, 50, 30)]
-    assert report.dropped == {"invisible": 1, "off-screen": 1, "zero-size": 1, "occluded": 1}
+    assert report.dropped == {"invisible": 1, "off-screen": 1, "zero-size": 1, "occluded": 1,
+                              "background": 1}
 
 
 def _rgb(path: Path, size: tuple[int, int]) -> None:
