@@ -103,7 +103,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("icons")
     result = train(TrainConfig(out=out, arch=ICON_TINY_ARCH, steps=2, batch=8, eval_every=2,
-                               warmup=1,
+                               warmup=1, pool=1, refresh=4, text_init_steps=2, threads=1,
                                families=("mdi", "gmi"), eval_limit=8, eval_per_glyph=1),
                    log=lambda _: None)
     assert result.checkpoint.is_file()
@@ -111,6 +111,41 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             limit=8)
     assert 0.0 <= exported.threshold <= 1.0
     return exported.onnx
+
+
+def test_gray_input_is_standardised_per_crop() -> None:
+    """``gray``: zero mean and unit RMS per crop, the same for any brightness/contrast
+    of the crop; ``rgb``: the plain per-channel normalisation."""
+    torch = pytest.importorskip("torch")
+    from screenpilot.training.icons import OPENAI_MEAN, OPENAI_STD, prepare
+
+    rng = np.random.default_rng(0)
+    base = rng.random((2, 1, 16, 16)).astype(np.float32)
+    x = torch.from_numpy(np.repeat(base, 3, axis=1))
+    out = prepare(x, "gray", OPENAI_MEAN, OPENAI_STD)
+    assert out.shape == (2, 3, 16, 16)
+    assert torch.allclose(out.mean(dim=(2, 3)), torch.zeros(2, 3), atol=1e-5)
+    rms = (out[:, 0] ** 2).mean(dim=(1, 2)).sqrt()
+    assert torch.all((rms > 0.9) & (rms <= 1.0))
+    dimmer = prepare(x * 0.8 + 0.1, "gray", OPENAI_MEAN, OPENAI_STD)
+    assert torch.allclose(out, dimmer, atol=0.05)
+    rgb = prepare(x, "rgb", OPENAI_MEAN, OPENAI_STD)
+    assert torch.allclose(rgb[:, 0], (x[:, 0] - OPENAI_MEAN[0]) / OPENAI_STD[0])
+
+
+def test_training_pool_batches_hold_distinct_labels() -> None:
+    from screenpilot.training.icons import _Batcher
+
+    vocab = load_vocabulary()
+    glyphs = icon_data.drawable(g for g in icon_data.load_glyphs(["mdi"], vocab) if g.label)[:60]
+    batcher = _Batcher(glyphs, vocab, size=24, batch=16, seed=0, pool=2, refresh=5)
+    assert len(batcher.pool) == 2 * len(glyphs)
+    before = batcher.pool.copy()
+    images, labels = batcher.next()
+    assert images.shape[1:] == (24, 24, 3) and len(set(labels.tolist())) == len(labels)
+    assert 0 < int((before != batcher.pool).any(axis=(1, 2, 3)).sum()) <= 5  # refreshed
+    on_the_fly = _Batcher(glyphs, vocab, size=24, batch=16, seed=0, pool=0)
+    assert on_the_fly.next()[0].shape == images.shape
 
 
 @pytest.mark.slow
@@ -126,10 +161,35 @@ def test_pretrained_checkpoint_is_fine_tuned(tmp_path: Path) -> None:
     weights = tmp_path / "pretrained.pt"
     torch.save(build_model(ICON_TINY_ARCH).state_dict(), weights)
     result = train(TrainConfig(out=tmp_path / "run", arch=ICON_TINY_ARCH, pretrained=weights,
-                               steps=1, batch=4, eval_every=1, warmup=1, lr=1e-5,
+                               steps=1, batch=4, eval_every=1, warmup=1, lr=1e-5, pool=1,
                                families=("mdi", "gmi"), eval_limit=4, eval_per_glyph=1),
                    log=lambda _: None)
     assert result.steps == 1 and result.checkpoint.is_file()
+    ckpt = torch.load(result.checkpoint, map_location="cpu", weights_only=False)
+    assert ckpt["config"]["input_mode"] == "rgb"  # a user CLIP keeps its own normalisation
+
+
+@pytest.mark.slow
+def test_onnx_tower_matches_torch_and_quantizes(tiny_model: Path, tmp_path: Path) -> None:
+    """The exported graph holds the input transform: ONNX == torch embeddings; the int8
+    export is smaller and still answers."""
+    from screenpilot.training import icons as icon_train
+    from screenpilot.training.icons_export import export_icons
+    from screenpilot.vision.icons import IconLabeller, OnnxImageTower
+
+    model, ckpt = icon_train.load_checkpoint(tiny_model.parent / "best.pt")
+    assert icon_train.input_mode_of(ckpt) == "gray"
+    glyphs = [g for g in icon_data.load_glyphs(["gmi"]) if g.label][:6]
+    images, _ = icon_data.render_set(glyphs, per_glyph=1, seed=1, size=32)
+    mean, std = icon_train.normalisation_of(model)
+    expected = icon_train.image_embeddings(model, images, mean, std, mode="gray")
+    got = OnnxImageTower(tiny_model, threads=1).embed_uint8(images)
+    assert np.allclose(got, expected, atol=1e-4)
+    small = tmp_path / "q.onnx"
+    export_icons(tiny_model.parent / "best.pt", small, tmp_path / "q_labels.json", limit=8,
+                 quantize=True)
+    assert small.stat().st_size < tiny_model.stat().st_size
+    assert len(IconLabeller(small).label(list(images), top=2)) == 6
 
 
 @pytest.mark.slow
@@ -165,6 +225,21 @@ def test_label_icon_cli(tiny_model: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     line = json.loads(result.output.strip().splitlines()[-1])
     assert line["crop"] == str(crop) and len(line["top"]) == 2
+
+
+@pytest.mark.slow
+def test_eval_icons_cli_scores_the_held_out_family(tiny_model: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from screenpilot.cli import app
+
+    result = CliRunner().invoke(app, ["eval", "icons", "--model", str(tiny_model),
+                                      "--droidbot", str(tmp_path), "--threads", "1"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["held_out_family"] == "gmi" and report["held_out_crops"] > 1000
+    assert 0.0 <= report["held_out_top1"] <= report["held_out_top3"] <= 1.0
+    assert report["mapped"] == 0
 
 
 def test_corrupt_crop_is_a_vision_error(tmp_path: Path) -> None:
@@ -204,6 +279,7 @@ SHIPPED_CASES = [
 def test_shipped_model_on_held_out_family(tmp_path: Path) -> None:
     from screenpilot.vision.icons import IconLabeller
 
+    assert DEFAULT_MODEL.stat().st_size < 5_000_000  # int8-stored weights (--quantize)
     labeller = IconLabeller(threads=1)
     by_name = {g.name: g for g in icon_data.load_glyphs(["gmi"]) if g.style == "baseline"}
     rng = np.random.default_rng(7)

@@ -1,14 +1,27 @@
 """Train the icon labeller: an open_clip model, image <-> label text, symmetric contrastive loss.
 
 By default a small CLIP is built from scratch (``ICON_MODEL_CONFIG``: a modified
-ResNet image tower at 64 px, a 3-layer text transformer) and trained on crops
-rendered on the fly from the training families (``datasets/icons.py``). Every
-batch holds distinct labels, so the batch-wise symmetric InfoNCE of CLIP has no
-false negatives. The text of a label is one fixed prompt built from its vocabulary
-entry (name, description, first synonyms): with prompts drawn at random per step
-the small text tower trained from scratch collapsed to a constant (loss stuck at
-ln(batch)). ``pretrained`` fine-tunes a user-supplied
-open_clip checkpoint of architecture ``arch`` (e.g. ``ViT-B-32``) instead.
+ResNet image tower at 32 px, a 2-layer text transformer) and trained on crops
+rendered from the training families (``datasets/icons.py``): a pool of ``pool``
+crops per glyph is rendered once and ``refresh`` of them are re-rendered every
+step. Every batch holds distinct labels, so the batch-wise symmetric InfoNCE of
+CLIP has no false negatives. The text of a label is one fixed prompt built from its
+vocabulary entry (name, description, first synonyms): with prompts drawn at random
+per step the small text tower trained from scratch collapsed to a constant (loss
+stuck at ln(batch)).
+
+Input mode ``gray`` (the default from scratch): the image tower sees the crop's
+luminance standardised per crop (zero mean, unit RMS), copied to 3 channels. With
+RGB input the from-scratch tower's embeddings stayed ~0.98 cosine-similar for
+hundreds of steps (colours dominate, the glyph shape is a small part of the
+signal) and the loss sat at ln(batch); with ``gray`` it leaves the plateau within
+~100 steps. The same transform is inside the exported ONNX graph. Before the
+contrastive steps, ``text_init_steps`` steps push the label text embeddings apart
+(their initial mean cosine is ~0.65).
+
+``pretrained`` fine-tunes a user-supplied open_clip checkpoint of architecture
+``arch`` (e.g. ``ViT-B-32``) instead, in ``rgb`` mode (the checkpoint's own
+normalisation) and without the text initialisation.
 
 Checkpoints (``last.pt`` for resuming, ``best.pt`` by validation top-1) and a
 JSON-lines ``train.log`` go to the output folder. torch and open_clip are
@@ -33,8 +46,16 @@ from screenpilot.datasets import icons as icon_data
 from screenpilot.errors import DataError
 from screenpilot.vision.icon_vocab import Vocabulary, load_vocabulary
 
-ICON_ARCH = "screenpilot-icon-rn64"
+ICON_ARCH = "screenpilot-icon-g32"
 ICON_MODEL_CONFIG: dict[str, Any] = {
+    "embed_dim": 128,
+    "vision_cfg": {"image_size": 32, "layers": [1, 1, 2, 1], "width": 24},
+    "text_cfg": {"context_length": 28, "vocab_size": 49408, "width": 128, "heads": 4,
+                 "layers": 2},
+}
+#: The first, 64 px configuration (kept so that its checkpoints still load).
+ICON_RN64_ARCH = "screenpilot-icon-rn64"
+ICON_RN64_CONFIG: dict[str, Any] = {
     "embed_dim": 128,
     "vision_cfg": {"image_size": 64, "layers": [1, 1, 2, 1], "width": 24},
     "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 128, "heads": 4,
@@ -48,7 +69,10 @@ ICON_TINY_CONFIG: dict[str, Any] = {
     "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 32, "heads": 2,
                  "layers": 1},
 }
-_CONFIGS = {ICON_ARCH: ICON_MODEL_CONFIG, ICON_TINY_ARCH: ICON_TINY_CONFIG}
+_CONFIGS = {ICON_ARCH: ICON_MODEL_CONFIG, ICON_RN64_ARCH: ICON_RN64_CONFIG,
+            ICON_TINY_ARCH: ICON_TINY_CONFIG}
+INPUT_MODES = ("auto", "rgb", "gray")
+_GRAY_EPS = 0.02
 OPENAI_MEAN = (0.48145466, 0.4578275, 0.40821073)
 OPENAI_STD = (0.26862954, 0.26130258, 0.27577711)
 
@@ -64,7 +88,7 @@ class TrainConfig:
     batch: int = 128
     lr: float = 2e-3
     weight_decay: float = 0.1
-    warmup: int = 200
+    warmup: int = 50
     arch: str = ICON_ARCH
     pretrained: Path | None = None
     families: tuple[str, ...] = icon_data.ALL_FAMILIES
@@ -78,6 +102,10 @@ class TrainConfig:
     eval_limit: int | None = None
     image_size: int | None = None
     freeze_token_embedding: bool = True
+    input_mode: str = "auto"
+    pool: int = 4
+    refresh: int = 32
+    text_init_steps: int = 50
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -92,8 +120,35 @@ class TrainResult:
     checkpoint: Path
 
 
+def resolved_input_mode(cfg: TrainConfig) -> str:
+    """``rgb`` or ``gray``: ``auto`` is ``rgb`` for a ``pretrained`` checkpoint, else ``gray``."""
+    if cfg.input_mode not in INPUT_MODES:
+        raise DataError(f"unknown input mode {cfg.input_mode!r}",
+                        hint=f"choose among {', '.join(INPUT_MODES)}")
+    if cfg.input_mode == "auto":
+        return "rgb" if cfg.pretrained else "gray"
+    return cfg.input_mode
+
+
+def _register(name: str, config: dict[str, Any]) -> None:
+    """Make one more architecture known to open_clip (from a checkpoint's model_config)."""
+    import open_clip
+
+    folder = Path(tempfile.mkdtemp(prefix="screenpilot-openclip-"))
+    (folder / f"{name}.json").write_text(json.dumps(config), encoding="utf-8")
+    open_clip.add_model_config(folder)
+
+
+def input_mode_of(ckpt: dict[str, Any]) -> str:
+    """The input mode a checkpoint was trained with (``rgb`` for checkpoints from before
+    input modes existed)."""
+    mode = str((ckpt.get("config") or {}).get("input_mode") or "rgb")
+    return mode if mode in ("rgb", "gray") else "rgb"
+
+
 def register_config() -> None:
-    """Make ``ICON_ARCH`` and ``ICON_TINY_ARCH`` known to open_clip (once per process)."""
+    """Make ``ICON_ARCH``, ``ICON_RN64_ARCH`` and ``ICON_TINY_ARCH`` known to open_clip
+    (once per process)."""
     import open_clip
 
     if all(name in open_clip.list_models() for name in _CONFIGS):
@@ -133,14 +188,32 @@ def normalisation_of(model: Any) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return tuple(cfg.get("mean", OPENAI_MEAN)), tuple(cfg.get("std", OPENAI_STD))
 
 
-def to_tensor(images: npt.NDArray[np.uint8], mean: Sequence[float], std: Sequence[float]) -> Any:
-    """uint8 (N, H, W, 3) -> normalised float tensor (N, 3, H, W)."""
+def prepare(pixels: Any, mode: str, mean: Sequence[float], std: Sequence[float]) -> Any:
+    """float (N, 3, H, W) in [0, 1] -> the image tower's input.
+
+    ``rgb``: ``(x - mean) / std`` per channel. ``gray``: luminance minus its mean over
+    the crop, divided by its RMS (+0.02), copied to 3 channels. Plain tensor ops, so
+    that the exported ONNX graph holds the same transform.
+    """
+    import torch
+
+    if mode == "gray":
+        g = pixels[:, 0:1] * 0.299 + pixels[:, 1:2] * 0.587 + pixels[:, 2:3] * 0.114
+        g = g - g.mean(dim=(2, 3), keepdim=True)
+        g = g / ((g * g).mean(dim=(2, 3), keepdim=True).sqrt() + _GRAY_EPS)
+        return torch.cat([g, g, g], dim=1)
+    m = torch.tensor(mean, dtype=pixels.dtype).view(1, 3, 1, 1)
+    s = torch.tensor(std, dtype=pixels.dtype).view(1, 3, 1, 1)
+    return (pixels - m) / s
+
+
+def to_tensor(images: npt.NDArray[np.uint8], mean: Sequence[float], std: Sequence[float],
+              mode: str = "rgb") -> Any:
+    """uint8 (N, H, W, 3) -> the tower's float input (N, 3, H, W), see ``prepare``."""
     import torch
 
     x = torch.from_numpy(np.ascontiguousarray(images)).permute(0, 3, 1, 2).float().div_(255)
-    m = torch.tensor(mean).view(1, 3, 1, 1)
-    s = torch.tensor(std).view(1, 3, 1, 1)
-    return (x - m) / s
+    return prepare(x, mode, mean, std)
 
 
 class PromptBank:
@@ -178,7 +251,8 @@ def label_embeddings(model: Any, bank: PromptBank) -> npt.NDArray[np.float32]:
 
 
 def image_embeddings(model: Any, images: npt.NDArray[np.uint8], mean: Sequence[float],
-                     std: Sequence[float], batch: int = 256) -> npt.NDArray[np.float32]:
+                     std: Sequence[float], batch: int = 256,
+                     mode: str = "rgb") -> npt.NDArray[np.float32]:
     """(N, dim) unit vectors of the image tower."""
     import torch
 
@@ -186,7 +260,7 @@ def image_embeddings(model: Any, images: npt.NDArray[np.uint8], mean: Sequence[f
     out = []
     with torch.no_grad():
         for start in range(0, len(images), batch):
-            x = to_tensor(images[start:start + batch], mean, std)
+            x = to_tensor(images[start:start + batch], mean, std, mode)
             out.append(model.encode_image(x, normalize=True).numpy())
     return np.concatenate(out).astype(np.float32) if out else np.zeros((0, 1), np.float32)
 
@@ -242,7 +316,8 @@ def _eval_sets(splits: icon_data.Splits, size: int, per_glyph: int,
     return sets
 
 
-def evaluate(model: Any, bank: PromptBank, sets: dict[str, _EvalSet]) -> dict[str, float]:
+def evaluate(model: Any, bank: PromptBank, sets: dict[str, _EvalSet],
+             mode: str = "rgb") -> dict[str, float]:
     """top-1/top-3 of every evaluation set."""
     mean, std = normalisation_of(model)
     text = label_embeddings(model, bank)
@@ -250,7 +325,7 @@ def evaluate(model: Any, bank: PromptBank, sets: dict[str, _EvalSet]) -> dict[st
     for name, data in sets.items():
         if len(data.labels) == 0:
             continue
-        scores = image_embeddings(model, data.images, mean, std) @ text.T
+        scores = image_embeddings(model, data.images, mean, std, mode=mode) @ text.T
         for key, value in topk_accuracy(scores, data.labels).items():
             out[f"{name}_{key}"] = round(value, 4)
     return out
@@ -259,12 +334,14 @@ def evaluate(model: Any, bank: PromptBank, sets: dict[str, _EvalSet]) -> dict[st
 class _Batcher:
     """Distinct-label batches rendered from the training glyphs.
 
-    Rendering runs in the training thread: a background renderer competes with
-    torch's threads for the two cores and slows both down.
+    With ``pool`` > 0, ``pool`` crops of every glyph are rendered once and ``refresh``
+    random pool entries are re-rendered after each batch; with ``pool`` = 0 every
+    crop is rendered when it is drawn. Rendering runs in the training thread: a
+    background renderer competes with torch's threads for the two cores.
     """
 
     def __init__(self, glyphs: Sequence[icon_data.Glyph], vocab: Vocabulary, size: int,
-                 batch: int, seed: int) -> None:
+                 batch: int, seed: int, pool: int = 0, refresh: int = 32) -> None:
         by_label: dict[int, list[icon_data.Glyph]] = {}
         for glyph in glyphs:
             if glyph.label:
@@ -277,18 +354,38 @@ class _Batcher:
         self.size = size
         self.batch = min(batch, len(self.classes))
         self.rng = np.random.default_rng(seed)
+        self.refresh = max(0, refresh)
+        self.slot_glyphs: list[icon_data.Glyph] = []
+        self.slots_by_label: dict[int, npt.NDArray[np.int64]] = {}
+        self.pool = np.zeros((0, size, size, 3), np.uint8)
+        if pool > 0:
+            for label in self.classes:
+                first = len(self.slot_glyphs)
+                for glyph in by_label[int(label)]:
+                    self.slot_glyphs.extend([glyph] * pool)
+                self.slots_by_label[int(label)] = np.arange(first, len(self.slot_glyphs))
+            self.pool = np.stack([self._render(g) for g in self.slot_glyphs])
+
+    def _render(self, glyph: icon_data.Glyph) -> npt.NDArray[np.uint8]:
+        mask = icon_data.glyph_mask(glyph)
+        if mask is None:
+            mask = np.full((8, 8), 255, np.uint8)
+        return icon_data.render_crop(mask, self.rng, self.size)
 
     def next(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
         """A batch: one crop each of ``batch`` distinct labels, and the label indices."""
         labels = self.rng.choice(self.classes, self.batch, replace=False)
-        images = []
-        for label in labels:
-            options = self.by_label[int(label)]
-            mask = icon_data.glyph_mask(options[int(self.rng.integers(len(options)))])
-            if mask is None:
-                mask = np.full((8, 8), 255, np.uint8)
-            images.append(icon_data.render_crop(mask, self.rng, self.size))
-        return np.stack(images), labels.astype(np.int64)
+        if not self.slot_glyphs:
+            images = []
+            for label in labels:
+                options = self.by_label[int(label)]
+                images.append(self._render(options[int(self.rng.integers(len(options)))]))
+            return np.stack(images), labels.astype(np.int64)
+        slots = [int(self.rng.choice(self.slots_by_label[int(label)])) for label in labels]
+        batch = self.pool[slots].copy()
+        for slot in self.rng.integers(len(self.slot_glyphs), size=self.refresh):
+            self.pool[slot] = self._render(self.slot_glyphs[int(slot)])
+        return batch, labels.astype(np.int64)
 
 
 def _lr_at(step: int, cfg: TrainConfig, time_fraction: float = 0.0) -> float:
@@ -341,7 +438,10 @@ def load_checkpoint(path: Path) -> tuple[Any, dict[str, Any]]:
     if not isinstance(ckpt, dict) or "model" not in ckpt:
         raise DataError(f"{path} is not a `screenpilot train icons` checkpoint")
     size = (ckpt.get("config") or {}).get("image_size")
-    model = build_model(str(ckpt.get("arch", ICON_ARCH)), image_size=size)
+    arch = str(ckpt.get("arch", ICON_RN64_ARCH))
+    if arch not in _CONFIGS and isinstance(ckpt.get("model_config"), dict):
+        _register(arch, ckpt["model_config"])
+    model = build_model(arch, image_size=size)
     model.load_state_dict(ckpt["model"])
     model.eval()
     return model, ckpt
@@ -360,25 +460,30 @@ def train(cfg: TrainConfig, log: Logger = print) -> TrainResult:
         model.token_embedding.requires_grad_(False)  # 49408 x width: most of the step's cost
     size = image_size_of(model)
     mean, std = normalisation_of(model)
+    mode = resolved_input_mode(cfg)
+    cfg.input_mode = mode
     splits = _splits(cfg, vocab)
     log(f"glyphs: train {len(splits.train)}, val {len(splits.val)}, "
-        f"test ({cfg.test_family}) {len(splits.test)}; image size {size}")
+        f"test ({cfg.test_family}) {len(splits.test)}; image size {size}, input {mode}")
     bank = PromptBank(vocab, cfg.arch)
     sets = _eval_sets(splits, size, cfg.eval_per_glyph, vocab, cfg.eval_limit)
     optimizer = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr)
     start, best = _maybe_resume(cfg, model, optimizer, log)
-    batcher = _Batcher(splits.train, vocab, size, cfg.batch, cfg.seed + start)
+    if start == 0 and cfg.pretrained is None and cfg.text_init_steps > 0:
+        log(f"text initialisation: {_spread_text(model, bank, cfg.text_init_steps)}")
+    batcher = _Batcher(splits.train, vocab, size, cfg.batch, cfg.seed + start, pool=cfg.pool,
+                       refresh=cfg.refresh)
     began = time.monotonic()
     metrics: dict[str, float] = {}
     step = start
     for step in range(start, cfg.steps):
         fraction = (time.monotonic() - began) / (cfg.minutes * 60) if cfg.minutes > 0 else 0.0
         loss = _train_step(model, optimizer, batcher, bank, _lr_at(step, cfg, fraction),
-                           mean, std)
+                           mean, std, mode)
         done = step + 1
         out_of_time = fraction >= 1.0
         if done % cfg.eval_every == 0 or done == cfg.steps or out_of_time:
-            metrics = evaluate(model, bank, sets)
+            metrics = evaluate(model, bank, sets, mode)
             best = _checkpoint(cfg, model, optimizer, done, metrics, best)
             _log_line(cfg, log, done, loss, metrics, time.monotonic() - began,
                       float(model.logit_scale.exp().detach()))
@@ -428,15 +533,46 @@ def _maybe_resume(cfg: TrainConfig, model: Any, optimizer: Any, log: Logger) -> 
     return int(ckpt["step"]), float(ckpt.get("best_val_top1", -1.0))
 
 
+def _spread_text(model: Any, bank: PromptBank, steps: int) -> dict[str, float]:
+    """Push the label text embeddings apart (text tower only): softmax over the labels'
+    own similarity matrix at scale 10, each label its own target. Returns the mean
+    off-diagonal cosine before and after."""
+    import torch
+    import torch.nn.functional as F
+
+    tokens = torch.cat(bank.tokens)
+    params = [p for name, p in model.named_parameters()
+              if p.requires_grad and not name.startswith("visual") and "logit_scale" not in name]
+    optimizer = torch.optim.Adam(params, lr=1e-3)
+    target = torch.arange(len(tokens))
+
+    def mean_cos() -> float:
+        with torch.no_grad():
+            emb = model.encode_text(tokens, normalize=True)
+            sim = emb @ emb.T
+            n = len(sim)
+            return round(float((sim.sum() - sim.diagonal().sum()) / (n * n - n)), 3)
+
+    before = mean_cos()
+    model.train()
+    for _ in range(steps):
+        emb = model.encode_text(tokens, normalize=True)
+        loss: Any = F.cross_entropy(10 * emb @ emb.T, target)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+    return {"steps": steps, "mean_cos_before": before, "mean_cos_after": mean_cos()}
+
+
 def _train_step(model: Any, optimizer: Any, batcher: _Batcher, bank: PromptBank, lr: float,
-                mean: Sequence[float], std: Sequence[float]) -> float:
+                mean: Sequence[float], std: Sequence[float], mode: str = "rgb") -> float:
     import torch
 
     images, labels = batcher.next()
     for group in optimizer.param_groups:
         group["lr"] = lr
     model.train()
-    image_features = model.encode_image(to_tensor(images, mean, std), normalize=True)
+    image_features = model.encode_image(to_tensor(images, mean, std, mode), normalize=True)
     text_features = model.encode_text(bank.sample(labels.tolist(), batcher.rng), normalize=True)
     loss = clip_loss(image_features, text_features, model.logit_scale.exp())
     optimizer.zero_grad(set_to_none=True)

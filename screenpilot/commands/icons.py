@@ -56,10 +56,20 @@ def dataset_icons_cmd(
 @train_app.command("icons")
 def train_icons_cmd(
     out: Path = typer.Option(Path("runs/icons"), "--out", help="Checkpoints and train.log."),
-    steps: int = typer.Option(8000, "--steps", min=1),
+    steps: int = typer.Option(6000, "--steps", min=1),
     batch: int = typer.Option(128, "--batch", min=2, help="Distinct labels per batch."),
     lr: float = typer.Option(2e-3, "--lr", help="Peak learning rate (use ~1e-5 with "
                              "--pretrained)."),
+    warmup: int = typer.Option(50, "--warmup", min=1, help="Linear warm-up steps."),
+    pool: int = typer.Option(4, "--pool", min=0, help="Crops pre-rendered per training glyph "
+                             "(0 = render every crop when drawn)."),
+    refresh: int = typer.Option(32, "--refresh", min=0, help="Pool crops re-rendered per "
+                                "step."),
+    input_mode: str = typer.Option("auto", "--input-mode", help="auto, rgb or gray (auto: "
+                                   "gray from scratch, rgb with --pretrained)."),
+    text_init_steps: int = typer.Option(50, "--text-init-steps", min=0,
+                                        help="Text-only steps that spread the label "
+                                        "embeddings before training (not with --pretrained)."),
     minutes: float = typer.Option(0.0, "--minutes", help="Stop after this long (0 = no limit); "
                                   "the cosine schedule ends at the limit."),
     pretrained: Path | None = typer.Option(None, "--pretrained",
@@ -69,7 +79,7 @@ def train_icons_cmd(
     families: str = typer.Option("", "--families", help=_FAMILIES_HELP),
     test_family: str = typer.Option("gmi", "--test-family"),
     image_size: int = typer.Option(0, "--image-size", min=0, help="Input size override "
-                                   "(0 = the architecture's: 64 for the icon model)."),
+                                   "(0 = the architecture's: 32 for the icon model)."),
     eval_every: int = typer.Option(250, "--eval-every", min=1),
     threads: int = typer.Option(2, "--threads", min=1),
     seed: int = typer.Option(0, "--seed"),
@@ -86,7 +96,9 @@ def train_icons_cmd(
                       pretrained=pretrained, arch=arch or ICON_ARCH,
                       families=_families(families), test_family=test_family,
                       eval_every=eval_every, threads=threads, seed=seed, resume=resume,
-                      image_size=image_size or None)
+                      image_size=image_size or None, warmup=warmup, pool=pool,
+                      refresh=refresh, input_mode=input_mode,
+                      text_init_steps=text_init_steps)
     result = train(cfg, log=lambda line: console.print(line, highlight=False, soft_wrap=True))
     console.print(f"{result.steps} steps in {result.seconds / 60:.1f} min; best val top-1 "
                   f"{result.best_val_top1:.3f} -> {result.checkpoint}", highlight=False)
@@ -103,13 +115,18 @@ def export_icons_cmd(
                                            help="Precision the 'unknown' threshold holds on "
                                            "validation crops."),
     threads: int = typer.Option(2, "--threads", min=1),
+    quantize: bool = typer.Option(False, "--quantize/--no-quantize",
+                                  help="Store the ONNX weights as int8 (~4x smaller)."),
+    unknown_share: float = typer.Option(0.2, "--unknown-share", min=0.0, max=0.95,
+                                        help="Share of out-of-vocabulary crops in the "
+                                        "calibration mix."),
 ) -> None:
     """Export the image tower to ONNX with the label embeddings; calibrate and measure."""
     from screenpilot.training.icons_export import export_icons
 
     labels = labels or out.with_name(out.stem + "_labels.json")
     result = export_icons(checkpoint, out, labels, target_precision=target_precision,
-                          threads=threads)
+                          threads=threads, quantize=quantize, unknown_share=unknown_share)
     console.print(f"-> {result.onnx} ({result.onnx.stat().st_size / 1e6:.1f} MB), "
                   f"{result.labels}; threshold {result.threshold:.3f}", highlight=False)
     console.print(json.dumps({k: round(v, 4) for k, v in result.metrics.items()}),
@@ -127,21 +144,27 @@ def eval_icons_cmd(
     threads: int = typer.Option(2, "--threads", min=1, help="onnxruntime threads."),
     batch: int = typer.Option(64, "--batch", min=1, help="Crops per batch for the latency "
                               "figure."),
+    held_out: str = typer.Option("gmi", "--held-out", help="Also score rendered crops of "
+                                 "every mapped glyph of this (held-out) icon family; '' = "
+                                 "skip."),
+    seed: int = typer.Option(202, "--seed", help="Render seed of the held-out crops."),
 ) -> None:
     """Top-1/top-3 on real icons (ImageButton/ImageView crops with a content description
-    in DroidBot logs) and the labeller's latency per crop, batched."""
+    in DroidBot logs) and on rendered crops of the held-out icon family, and the
+    labeller's latency per crop, batched."""
     from screenpilot.datasets.icons import droidbot_icon_crops
     from screenpilot.vision.icons import IconLabeller
 
     report = droidbot_icon_crops(droidbot)
     labeller = IconLabeller(_model_path(ctx, model), threads=threads, batch=batch)
+    rendered = _score_held_out(labeller, held_out, seed) if held_out else {}
     crops = [c.image for c in report.crops]
     results = labeller.label(crops, top=3)
     scores = _score_real(report.crops, results)
     if dump:
         _dump_crops(dump, report.crops, results)
     latency = _latency_ms(labeller, crops, batch) if crops else 0.0
-    console.print(json.dumps({**report.summary(), **scores, "ms_per_crop": latency,
+    console.print(json.dumps({**rendered, **report.summary(), **scores, "ms_per_crop": latency,
                               "batch": batch, "threads": threads}, ensure_ascii=False),
                   highlight=False, soft_wrap=True)
 
@@ -160,6 +183,28 @@ def _latency_ms(labeller: IconLabeller, crops: list[Image.Image], batch: int,
         labeller.label(sample)
         times.append((time.perf_counter() - start) * 1000 / batch)
     return round(statistics.median(times), 3)
+
+
+def _score_held_out(labeller: IconLabeller, family: str, seed: int) -> dict[str, object]:
+    """top-1/top-3 on one crop of every mapped, drawable glyph of ``family``, rendered at
+    the model's input size (as ``export icons`` measures its test split)."""
+    from screenpilot.datasets import icons as icon_data
+    from screenpilot.vision.icon_vocab import load_vocabulary
+
+    glyphs = icon_data.drawable(g for g in icon_data.load_glyphs([family]) if g.label)
+    images, labels = icon_data.render_set(glyphs, per_glyph=1, seed=seed,
+                                          size=labeller.tower.size)
+    names = load_vocabulary().names
+    results = labeller.label(list(images), top=3)
+    n = len(results)
+    top1 = sum(r.top[0][0] == names[y] for r, y in zip(results, labels, strict=True))
+    top3 = sum(names[y] in [name for name, _ in r.top]
+               for r, y in zip(results, labels, strict=True))
+    known = sum(r.known for r in results)
+    return {"held_out_family": family, "held_out_crops": n,
+            "held_out_top1": round(top1 / n, 4) if n else 0.0,
+            "held_out_top3": round(top3 / n, 4) if n else 0.0,
+            "held_out_accepted": round(known / n, 4) if n else 0.0}
 
 
 def _score_real(crops: list[RealCrop], results: list[IconResult]) -> dict[str, float]:
