@@ -100,3 +100,15 @@ def test_two_tabs_and_no_active_tab() -> None:
 def test_a_title_and_an_icon_are_not_tabs() -> None:
     row = [el(K.TEXT, (150, 100, 400, 160), "Settings"), el(K.TEXT, (1000, 100, 1040, 160), "⋮")]
     assert find_tab_rows(row, 1080, 2400) == []
+
+
+def test_labelled_tabs_make_one_bar_even_with_their_icons_detected() -> None:
+    xs = (135, 405, 675, 945)
+    icons = [Element(i, ElementKind.IMAGE, Box(x - 30, 2150, x + 30, 2210))
+             for i, x in enumerate(xs)]
+    labels = [Element(10 + i, ElementKind.TEXT, Box(x - 50, 2225, x + 50, 2265), text=t)
+              for i, (x, t) in enumerate(zip(xs, ("Alarm", "Clock", "Timer", "Stopwatch"),
+                                             strict=True))]
+    rows = find_tab_rows([*icons, *labels], 1080, 2400)
+    assert [[e.id for e in r] for r in rows] == [[10, 11, 12, 13]]
+    assert [[e.id for e in r] for r in find_tab_rows(icons, 1080, 2400)] == [[0, 1, 2, 3]]

@@ -142,11 +142,24 @@ def block_caption(block: Box, elements: Sequence[Element], *,
 
 
 def find_tab_rows(elements: Sequence[Element], width: int, height: int) -> list[list[Element]]:
-    """Rows of 2-6 short, evenly spread items in the top third or bottom sixth of the screen."""
+    """Rows of 2-6 short, evenly spread items in the top third or bottom sixth of the screen.
+
+    Rows of labels come first: a labelled tab's icon (a detected image above its label)
+    must not make a second bar of the same tabs; icon-only rows count where no row of
+    labels lies on the same band."""
+    texts = _rows([e for e in elements if e.kind is ElementKind.TEXT], width, height)
+    others = _rows([e for e in elements if e.kind in (ElementKind.ICON, ElementKind.IMAGE,
+                                                      ElementKind.BUTTON)], width, height)
+    bands = [(min(e.box.y1 for e in r), max(e.box.y2 for e in r)) for r in texts]
+    near = 0.08 * height
+    return texts + [r for r in others if not any(
+        y1 - near <= r[0].box.center[1] <= y2 + near for y1, y2 in bands)]
+
+
+def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Element]]:
     rows: list[list[Element]] = []
     for e in sorted(elements, key=lambda e: e.box.center[0]):
-        if e.kind not in (ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
-                          ElementKind.BUTTON) or len(e.text.split()) > 2:
+        if len(e.text.split()) > 2:
             continue
         for row in rows:
             if same_row(row[0].box, e.box) and abs(row[0].box.height - e.box.height) \
