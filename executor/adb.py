@@ -12,6 +12,7 @@ import io
 import logging
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -274,15 +275,19 @@ class AdbDevice:
         return m.group(1) if m else ""
 
     # --- recording ------------------------------------------------------------------------
-    def touch_events(self) -> Iterator[Gesture]:
-        """Stream the person's gestures (``getevent -lt``) until the caller stops iterating."""
+    def touch_events(self, *, stop: threading.Event | None = None,
+                     started: threading.Event | None = None) -> Iterator[Gesture]:
+        """Stream the person's gestures (``getevent -lt``) until the caller stops iterating
+        or ``stop`` is set; ``started`` is set once the stream is open."""
         ranges = parse_ranges(self.shell("getevent -lp", what="read the touchscreen"))
         slop = max(8, round(8 * self.density() / 160))
         parser = GestureParser(size=self.size(), ranges=ranges, slop_px=slop)
         conn: Any = self._call("stream touches",
                                lambda: self._dev.shell("getevent -lt", stream=True))
+        if started is not None:
+            started.set()
         try:
-            for line in _lines(conn):
+            for line in _lines(conn, stop):
                 gesture = parser.feed(line)
                 if gesture is not None:
                     yield gesture
@@ -290,12 +295,15 @@ class AdbDevice:
             conn.close()
 
 
-def _lines(conn: Any) -> Iterator[str]:
-    """Lines of a streaming shell connection as they arrive, until it closes."""
+def _lines(conn: Any, stop: threading.Event | None = None) -> Iterator[str]:
+    """Lines of a streaming shell connection as they arrive, until it closes (or, within
+    a fraction of a second, until ``stop`` is set)."""
     sock = conn.conn
-    sock.settimeout(1.0)
+    sock.settimeout(0.25 if stop is not None else 1.0)
     buf = b""
     while True:
+        if stop is not None and stop.is_set():
+            return
         try:
             chunk = sock.recv(4096)
         except TimeoutError:

@@ -9,6 +9,7 @@ Coordinates are screen pixels in the current orientation.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
@@ -75,5 +76,9 @@ class Device(Protocol):
     def current_app(self) -> str:
         """Package name of the app in front."""
 
-    def touch_events(self) -> Iterator[Gesture]:
-        """Gestures the person makes on the phone, as they finish (for recording)."""
+    def touch_events(self, *, stop: threading.Event | None = None,
+                     started: threading.Event | None = None) -> Iterator[Gesture]:
+        """Gestures the person makes on the phone, as they finish (for recording).
+
+        The stream ends soon after ``stop`` is set; ``started`` is set once the phone
+        is being listened to (touches before that are not seen)."""

@@ -14,6 +14,17 @@ Each turn it considers what can be done on this screen and picks the best:
    same label twice; demonstrations in the hints raise the score of the labels
    they tapped;
 6. nothing similar enough -> scroll down (twice at most), then go back, then give up.
+
+A demonstration in the hints (the best one retrieved for this task) comes first:
+its semantic steps are lined up with the history, and its next step is taken when
+its element is on the screen ("tap 'Network & internet'" taps the element showing
+that text; "scroll down" scrolls unless the step after it is already in view;
+"press back" goes back; "type 'V' into the 'F' field" types V when the task says V).
+A switch or slider step is left to rules 1-2, which know the wished state; a
+target not in view is looked for by scrolling down. Once the demonstration's steps
+are all done and no rule has anything left to do, the run stops as done. A
+demonstration whose switch or slider the task does not name ("Turn wifi off." for
+"turn bluetooth off") is not followed.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from screenpilot.model import (
+    SECRET_PLACEHOLDER,
     Action,
     ActionKind,
     Direction,
@@ -33,7 +45,7 @@ from screenpilot.model import (
     Screen,
     Step,
 )
-from screenpilot.planner.base import Decision, PlanHints
+from screenpilot.planner.base import Decision, Demonstration, PlanHints
 from screenpilot.planner.taskparse import TaskIntent, norm, parse_task
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -197,6 +209,158 @@ def _fits(value: str, field: str) -> bool:
     return field in ("first", "name", "text", "last")
 
 
+@dataclass(frozen=True)
+class DemoStep:
+    """One semantic step of a demonstration, parsed: "tap 'X' in 'Y'", "tap the 'X'
+    switch", "long press 'X'", "type 'V' into the 'F' field", "scroll down [the 'L'
+    list]", "drag the 'X' slider to N%", "press back|home|enter"."""
+
+    verb: str                 # tap | long press | type | scroll | drag | back | home | other
+    label: str = ""
+    kind: str = ""            # switch | check box | icon | field | ""
+    value: str = ""
+    secret: bool = False
+    direction: Direction = Direction.DOWN
+    level: float | None = None
+    at: tuple[float, float] | None = None   # "tap at 81% 7% of the screen": shares
+
+
+_STEP_TAP = re.compile(r"^(tap|long press)\s+(?:the\s+)?'(.+?)'"
+                       r"(?:\s+(switch|check box|icon|button|tab|field))?", re.I)
+_STEP_TYPE = re.compile(r"^type\s+(?:'(.*)'|(<secret>))\s+into\s+(?:the\s+)?'(.+?)'", re.I)
+_STEP_DRAG = re.compile(r"^drag the '(.+?)' slider to (\d+)%", re.I)
+_STEP_SCROLL = re.compile(r"^scroll (up|down|left|right)\b", re.I)
+_STEP_AT = re.compile(r"^(tap|long press) at (\d+)% (\d+)%", re.I)
+
+
+def parse_step(text: str) -> DemoStep:
+    t = text.strip()
+    if m := _STEP_TYPE.match(t):
+        secret = m.group(2) is not None or m.group(1) == SECRET_PLACEHOLDER
+        return DemoStep("type", m.group(3), "field", "" if secret else m.group(1) or "",
+                        secret=secret)
+    if m := _STEP_AT.match(t):
+        return DemoStep(m.group(1).lower(), at=(int(m.group(2)) / 100, int(m.group(3)) / 100))
+    if m := _STEP_TAP.match(t):
+        return DemoStep(m.group(1).lower(), m.group(2), (m.group(3) or "").lower())
+    if m := _STEP_DRAG.match(t):
+        return DemoStep("drag", m.group(1), "slider", level=int(m.group(2)) / 100)
+    if m := _STEP_SCROLL.match(t):
+        return DemoStep("scroll", direction=Direction(m.group(1).lower()))
+    low = t.lower()
+    if low in ("press back", "go back", "back"):
+        return DemoStep("back")
+    if low in ("press home", "go home", "home"):
+        return DemoStep("home")
+    return DemoStep("other")
+
+
+def _same(on_screen: str, wanted: str) -> bool:
+    """Whether a label read now is the label the demonstration named (OCR may differ)."""
+    a, b = norm(on_screen), norm(wanted)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and short in long_ and len(short) >= 0.6 * len(long_):
+        return True
+    sa, sb = _stems(a), _stems(b)
+    return bool(sa and sb) and len(sa & sb) / len(sa | sb) >= 0.67
+
+
+def field_label_of(e: Element) -> str:
+    return e.caption or e.text or e.icon_label
+
+
+def find_target(screen: Screen, step: DemoStep) -> Element | None:
+    """The element on screen that the step names (None when it is not in view)."""
+    if step.kind == "icon":
+        hits = [e for e in screen.elements if e.icon_label and _same(e.icon_label, step.label)]
+    elif step.kind in ("switch", "check box"):
+        kinds = TOGGLES
+        hits = [e for e in screen.elements if e.kind in kinds and _same(e.label, step.label)]
+    elif step.verb == "drag":
+        hits = [e for e in screen.elements if e.kind is ElementKind.SEEK_BAR
+                and _same(e.caption or e.label, step.label)]
+    else:
+        hits = [e for e in screen.elements if e.kind in TAPPABLE
+                and (_same(e.label, step.label) or (e.icon_label and
+                                                    _same(e.icon_label, step.label)))]
+    if not hits:
+        return None
+    exact = [e for e in hits if norm(e.label) == norm(step.label)]
+    return (exact or hits)[0]
+
+
+def _said(value: str, task: str) -> bool:
+    """Whether the task itself says ``value`` (so typing the demonstrated value fits)."""
+    words = norm(value).split()
+    text = f" {norm(task)} "
+    return bool(words) and all(f" {w} " in text or w in text.replace(" ", "") for w in words)
+
+
+def _step_matches(step: Step, demo: DemoStep) -> bool:
+    kind = step.action.kind
+    if demo.verb in ("tap", "long press"):
+        want = ActionKind.LONG_PRESS if demo.verb == "long press" else ActionKind.TAP
+        if kind is want and demo.at is not None and step.action.point is not None:
+            x, y = step.action.point
+            w, h = step.before.width, step.before.height
+            return abs(x / w - demo.at[0]) <= 0.03 and abs(y / h - demo.at[1]) <= 0.03
+        if kind is not want or step.action.element is None:
+            return False
+        try:
+            e = step.before.element(step.action.element)
+        except KeyError:
+            return False
+        return _same(e.label, demo.label) or bool(e.icon_label and
+                                                  _same(e.icon_label, demo.label))
+    if demo.verb == "type":
+        return kind is ActionKind.TYPE
+    if demo.verb == "scroll":
+        return kind is ActionKind.SCROLL
+    if demo.verb == "drag":
+        return kind is ActionKind.SWIPE or (kind is ActionKind.TAP and
+                                            step.action.point is not None)
+    if demo.verb == "back":
+        return kind is ActionKind.BACK
+    if demo.verb == "home":
+        return kind is ActionKind.HOME
+    return False
+
+
+def demo_fits(intent: TaskIntent, steps: Sequence[str]) -> bool:
+    """False when the demonstration flips a switch or sets a slider whose name shares no
+    word with the task: "Turn wifi off." is no path for "turn bluetooth off", however
+    alike the two sentences are."""
+    task = _stems(" ".join(intent.words) + " " + intent.text)
+    for step in (parse_step(s) for s in steps):
+        if (step.kind in ("switch", "check box") or step.verb == "drag") and step.label \
+                and not any(a[:5] == b[:5] if min(len(a), len(b)) >= 5 else a == b
+                            for a in _stems(step.label) for b in task):
+            return False
+    return True
+
+
+def demo_progress(steps: Sequence[str], history: Sequence[Step]) -> int:
+    """How many of a demonstration's steps the history has done, in order. A step of
+    the history may also do a step two ahead (the skipped ones were scrolls or steps
+    this screen did not need); steps that match nothing are detours."""
+    parsed = [parse_step(s) for s in steps]
+    done = 0
+    for step in history:
+        if step.undone or step.error:
+            continue
+        for j in range(done, min(done + 3, len(parsed))):
+            skippable = j <= done + 1 or all(p.verb in ("scroll", "other")
+                                             for p in parsed[done:j])
+            if skippable and _step_matches(step, parsed[j]):
+                done = j + 1
+                break
+    return done
+
+
 #: Words that mean the same thing on buttons.
 SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
             "dial": "call", "text": "message", "sms": "message", "favorite": "star",
@@ -236,13 +400,100 @@ class HeuristicPlanner:
     def next(self, task: str, screen: Screen, history: Sequence[Step], *,
              hints: PlanHints | None = None) -> Decision:
         intent = parse_task(task)
+        hints = hints or PlanHints()
         if len(history) >= self.max_steps:
             return Decision(Action(ActionKind.STOP), f"gave up after {len(history)} steps")
+        demo = hints.demonstrations[0] if hints.demonstrations else None
+        if demo is not None and not demo_fits(intent, demo.steps):
+            demo = None        # it switches or sets another setting than the task names
+        if demo is not None:
+            follow = self._follow(intent, screen, history, demo)
+            if follow is not None:
+                return follow
         for rule in (self._toggle, self._slider, self._type, self._confirm):
             decision = rule(intent, screen, history)
             if decision is not None:
                 return decision
-        return self._navigate(intent, screen, history, hints or PlanHints())
+        if demo is not None and history and demo_progress(demo.steps, history) >= len(
+                demo.steps):
+            return Decision(Action(ActionKind.STOP, done=True),
+                            f"every step of the demonstration '{demo.instruction}' is done")
+        return self._navigate(intent, screen, history, hints)
+
+    # --- following a demonstration ---------------------------------------------------------
+    def _follow(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                demo: Demonstration) -> Decision | None:
+        """The demonstration's next step on this screen, or None to leave it to the rules."""
+        steps = [parse_step(s) for s in demo.steps]
+        done = demo_progress(demo.steps, history)
+        if done >= len(steps):
+            return None
+        step = steps[done]
+        why = f"demonstration step {done + 1}/{len(steps)}: {demo.steps[done]}"
+        if step.verb == "scroll":
+            ahead = steps[done + 1] if done + 1 < len(steps) else None
+            if ahead is not None and ahead.verb in ("tap", "long press") and \
+                    find_target(screen, ahead) is not None:
+                return self._act_on(intent, screen, history, ahead,
+                                    f"demonstration step {done + 2}/{len(steps)} is in view: "
+                                    f"{demo.steps[done + 1]}")
+            return Decision(Action(ActionKind.SCROLL, direction=step.direction), why)
+        if step.verb == "back":
+            return Decision(Action(ActionKind.BACK), why)
+        if step.verb == "home":
+            return Decision(Action(ActionKind.HOME), why)
+        return self._act_on(intent, screen, history, step, why)
+
+    def _act_on(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                step: DemoStep, why: str) -> Decision | None:
+        if step.verb == "drag":
+            if intent.level is not None or step.level is None:
+                return None        # the slider rule sets the level the task asks for
+            bar = find_target(screen, step)
+            if bar is None:
+                return None
+            x = round(bar.box.x1 + step.level * (bar.box.width - 1))
+            return Decision(Action(ActionKind.TAP, point=(x, bar.box.center[1])), why)
+        if step.verb == "type":
+            if step.secret or not step.value or not _said(step.value, intent.text):
+                return None        # a secret, or another task's value: the type rule decides
+            if step.value in _typed(history):
+                return None
+            fields = [f for f in _empty_fields(screen) if _same(field_label_of(f), step.label)]
+            fields = fields or [e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT
+                                and _same(field_label_of(e), step.label)]
+            if not fields:
+                return None
+            f = fields[0]
+            return Decision(Action(ActionKind.TYPE, element=f.id, text=step.value,
+                                   secret=f.password), why)
+        if step.verb not in ("tap", "long press"):
+            return None
+        kind = ActionKind.LONG_PRESS if step.verb == "long press" else ActionKind.TAP
+        if step.at is not None:
+            point = (min(screen.width - 1, round(step.at[0] * screen.width)),
+                     min(screen.height - 1, round(step.at[1] * screen.height)))
+            return Decision(Action(kind, point=point), why)
+        if step.kind in ("switch", "check box") and intent.switch_to is not None:
+            return None            # the toggle rule knows whether it needs a tap
+        target = find_target(screen, step)
+        if target is None:
+            return self._look_further(history, step, why)
+        return Decision(Action(kind, element=target.id), why)
+
+    def _look_further(self, history: Sequence[Step], step: DemoStep,
+                      why: str) -> Decision | None:
+        """The demonstrated element is not in view: scroll down for it (a smaller screen
+        shows less), up to ``max_scrolls`` times in a row."""
+        scrolls = 0
+        for s in reversed(history):
+            if s.action.kind is not ActionKind.SCROLL:
+                break
+            scrolls += 1
+        if scrolls >= self.max_scrolls or not history:
+            return None
+        return Decision(Action(ActionKind.SCROLL, direction=Direction.DOWN),
+                        f"{why} ('{step.label}' is not in view: look further down)")
 
     # --- the rules --------------------------------------------------------------------------
     def _named(self, intent: TaskIntent, screen: Screen,

@@ -16,6 +16,20 @@ How the loop branches on errors: an ``LLMResponseError`` ends the step as failed
 and the planner is asked again on the next turn (at most ``max_planner_errors``
 in a row); a ``DeviceError`` ends the run (``error``); a ``SafetyStop`` ends it
 (``safety_stop``); Ctrl-C ends it (``aborted``).
+
+Handover. Before planning on a sensitive screen, before performing a sensitive
+action (finalise a payment, delete an account, grant a permission, type a
+secret) and when the planner itself answers ``handover``, the run asks the
+person (``HandoverPrompt``) to do that part on the phone. The run then records
+a ``handover`` step (the screen, the category and the evidence) and looks at the
+phone again; it never performs the sensitive action itself afterwards (the
+person did it, or chose not to). A category in ``RunOptions.allow`` is
+pre-approved: the run goes on without asking (a planner's own handover always
+asks). With nobody there (``handover=None``) the run stops with ``SafetyStop``
+naming the category; that stop and a person's "abort" are recorded as a last
+step too. Once the person lets the run go on at a sensitive screen, the next
+screens of the same category do not ask again until an ordinary screen comes
+(their sensitive actions still ask; a blacked-out screen always asks).
 """
 
 from __future__ import annotations
@@ -37,6 +51,7 @@ from screenpilot.executor.device import Device
 from screenpilot.executor.longshot import LongPage, capture_long
 from screenpilot.executor.settle import wait_until_settled
 from screenpilot.model import (
+    SECRET_PLACEHOLDER,
     Action,
     ActionKind,
     Outcome,
@@ -47,6 +62,7 @@ from screenpilot.model import (
     Trajectory,
 )
 from screenpilot.planner.base import Decision, PlanHints, Planner
+from screenpilot.planner.safety import category_of_words, refine_secure
 from screenpilot.report import write_report
 
 log = logging.getLogger(__name__)
@@ -92,6 +108,13 @@ class StepEvent:
     elapsed: float
 
 
+def _as_secret(action: Action) -> Action:
+    """A type action marked secret, its text gone from its reason too."""
+    text = action.text or ""
+    return dataclasses.replace(action, secret=True,
+                               reason=action.reason.replace(text, SECRET_PLACEHOLDER))
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -114,6 +137,10 @@ class Agent:
         self.planner_name = planner_name or type(planner).__name__
         self._page: LongPage | None = None
         self._last: Image.Image | None = None
+        self._traj: Trajectory | None = None
+        #: Categories the person let the run go on with, on the sensitive screens since
+        #: the last ordinary one.
+        self._approved: set[SensitiveCategory] = set()
 
     # --- files ----------------------------------------------------------------------------
     @property
@@ -150,19 +177,40 @@ class Agent:
         screen = dataclasses.replace(screen, image_path=str(path))
         return screen, {"capture": t1 - t0, "describe": t2 - t1}
 
-    def _check(self, sens: Sensitivity, what: str) -> Sensitivity:
-        """Hand over to the person on a sensitive screen/action, or stop the run."""
-        if not sens.sensitive or sens.category in self.options.allow:
-            return sens
+    def _needs_person(self, sens: Sensitivity, *, planner_asked: bool = False) -> bool:
+        """Whether this sensitivity needs the person (not pre-approved with --allow)."""
+        if planner_asked:
+            return True
+        return sens.sensitive and sens.category not in self.options.allow
+
+    def _hand_over(self, traj: Trajectory, screen: Screen, sens: Sensitivity, what: str,
+                   timings: dict[str, float]) -> Trajectory:
+        """Ask the person to act on the phone; the handover step, or stop the run.
+
+        Raises ``SafetyStop`` (nobody there) or ``UserAbort`` (the person said abort)
+        after recording the step in ``self._traj``."""
+        detail = "; ".join(sens.evidence) or "no detail"
+        action = Action(ActionKind.HANDOVER, reason=f"{what} is sensitive "
+                                                    f"({sens.category.value}): {detail}")
         if self.handover is None:
-            raise SafetyStop(f"{what} is sensitive ({sens.category.value}: "
-                             f"{'; '.join(sens.evidence) or 'no detail'}) and nobody is "
-                             "there to take over", category=sens.category.value,
-                             hint=f"run attended, or pre-approve with --allow "
-                                  f"{sens.category.value}")
+            stop = SafetyStop(f"{what} is sensitive ({sens.category.value}: {detail}) and "
+                              "nobody is there to take over", category=sens.category.value,
+                              hint=f"run attended, or pre-approve with --allow "
+                                   f"{sens.category.value}")
+            self._traj = traj.add(Step(len(traj.steps), screen, action, reason=str(stop),
+                                       timings=tuple(timings.items()),
+                                       error="stopped: nobody to take over"))
+            raise stop
         if not self.handover(sens, what):
+            self._traj = traj.add(Step(len(traj.steps), screen, action,
+                                       reason="the person stopped the run",
+                                       timings=tuple(timings.items()),
+                                       error="stopped by the person"))
             raise UserAbort(f"stopped by the person at a sensitive {what}")
-        return sens
+        return traj.add(Step(len(traj.steps), screen, action,
+                             reason=f"the person took over ({sens.category.value}) and "
+                                    "let the run go on",
+                             timings=tuple(timings.items())))
 
     def _plan(self, task: str, screen: Screen, history: Sequence[Step]) -> Decision:
         return self.planner.next(task, screen, history, hints=self.options.hints)
@@ -184,9 +232,16 @@ class Agent:
         if traj.steps and traj.steps[-1].after is None:
             last = dataclasses.replace(traj.steps[-1], after=screen)
             traj = dataclasses.replace(traj, steps=(*traj.steps[:-1], last))
+        self._traj = traj
         if self.safety is not None:
-            sens = self._check(self.safety.screen(screen), "screen")
+            sens = self._screen_sensitivity(task, screen, traj)
             screen = dataclasses.replace(screen, sensitivity=sens)
+            if not sens.sensitive:
+                self._approved.clear()
+            elif self._needs_person(sens) and (screen.secure or
+                                               sens.category not in self._approved):
+                self._approved.add(sens.category)
+                return self._hand_over(traj, screen, sens, "screen", timings), False
         t0 = time.perf_counter()
         decision = self._plan(task, screen, traj.steps)
         timings["plan"] = time.perf_counter() - t0
@@ -196,27 +251,59 @@ class Agent:
                         timings=tuple(timings.items()))
             return traj.add(step), True
         if action.kind is ActionKind.HANDOVER:
-            self._check(Sensitivity(SensitiveCategory.PERSONAL_DATA, (action.reason,), 1.0),
-                        "step the planner handed over")
-        elif self.safety is not None:
-            self._check(self.safety.action(action, screen), f"action '{action.describe(screen)}'")
+            sens = self._planner_handover(action, screen)
+            return self._hand_over(traj, screen, sens, "step the planner handed over",
+                                   timings), False
+        if self.safety is not None:
+            sens = self.safety.action(action, screen)
+            if sens.sensitive and action.kind is ActionKind.TYPE and not action.secret:
+                action = _as_secret(action)         # never shown, never saved
+            if self._needs_person(sens):
+                return self._hand_over(traj, screen, sens,
+                                       f"action '{action.describe(screen)}'", timings), False
         timings.update(self._act(screen, action))
-        step = Step(index, screen, action, reason=decision.reason,
-                    timings=tuple(timings.items()))
+        reason = decision.reason
+        if action.secret and action.text:
+            reason = reason.replace(action.text, SECRET_PLACEHOLDER)
+        step = Step(index, screen, action, reason=reason, timings=tuple(timings.items()))
         return traj.add(step), False
+
+    def _screen_sensitivity(self, task: str, screen: Screen, traj: Trajectory) -> Sensitivity:
+        """The safety check's verdict; a hidden (FLAG_SECURE) screen takes its category
+        from the step that led to it, then from the task."""
+        assert self.safety is not None
+        sens = self.safety.screen(screen)
+        if screen.secure and sens.sensitive:
+            came_by = [s.action.describe(s.before) for s in traj.steps[-1:]]
+            for words in (*came_by, task):
+                refined = refine_secure(screen, sens, words)
+                if refined is not sens:
+                    return refined
+        return sens
+
+    @staticmethod
+    def _planner_handover(action: Action, screen: Screen) -> Sensitivity:
+        """The category of a handover the planner asked for: the screen's, else read
+        from its reason, else personal data."""
+        if screen.sensitivity.sensitive:
+            return Sensitivity(screen.sensitivity.category, (action.reason,
+                                                             *screen.sensitivity.evidence), 1.0)
+        return Sensitivity(category_of_words(action.reason) or SensitiveCategory.PERSONAL_DATA,
+                           (action.reason,), 1.0)
 
     # --- the run ----------------------------------------------------------------------------
     def run(self, task: str) -> Trajectory:
         """Run ``task`` to the end; the trajectory and report are always written."""
-        traj = Trajectory(task=task, device=self.device.serial, planner=self.planner_name,
-                          started_at=_now())
+        self._traj = Trajectory(task=task, device=self.device.serial,
+                                planner=self.planner_name, started_at=_now())
+        self._approved = set()
         start = time.perf_counter()
         planner_errors = 0
         outcome, note = Outcome.GAVE_UP, f"no result after {self.options.max_steps} steps"
         try:
-            while len(traj.steps) < self.options.max_steps:
+            while len(self._traj.steps) < self.options.max_steps:
                 try:
-                    traj, over = self._turn(task, traj)
+                    self._traj, over = self._turn(task, self._traj)
                     planner_errors = 0
                 except LLMResponseError as exc:
                     planner_errors += 1
@@ -225,13 +312,13 @@ class Agent:
                         outcome, note = Outcome.ERROR, f"planner failed: {exc}"
                         break
                     continue
-                self._save(traj)
+                self._save(self._traj)
                 if self.on_step is not None:
-                    self.on_step(StepEvent(traj.steps[-1], time.perf_counter() - start))
+                    self.on_step(StepEvent(self._traj.steps[-1], time.perf_counter() - start))
                 if over:
-                    last = traj.steps[-1].action
+                    last = self._traj.steps[-1].action
                     outcome = Outcome.SUCCESS if last.done else Outcome.GAVE_UP
-                    note = traj.steps[-1].reason
+                    note = self._traj.steps[-1].reason
                     break
         except SafetyStop as exc:
             outcome, note = Outcome.SAFETY_STOP, str(exc)
@@ -243,6 +330,7 @@ class Agent:
             outcome, note = Outcome.ERROR, str(exc)
             raise
         finally:
-            traj = traj.finish(outcome, note=note, finished_at=_now())
+            traj = self._traj.finish(outcome, note=note, finished_at=_now())
+            self._traj = traj
             self._save(traj)
         return traj

@@ -36,6 +36,9 @@ COMMAND_MODULES: list[str] = [
     "device_cmds",
     "phone_cmd",
     "run_cmd",
+    "explore_cmd",
+    "explore_task_cmd",
+    "pbd_cmd",
     "icons",
     "tasks_cmd",
 ]

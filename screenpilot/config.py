@@ -65,8 +65,28 @@ DEFAULTS: dict[str, Option] = {
     "store.host": Option(str, "", "Chroma server host for a shared store; empty = local folder"),
     "store.port": Option(int, 8000, "Chroma server port"),
     "embed.model": Option(str, "bge-small-en-v1.5", "sentence-transformers model name or path"),
+    "knowledge.path": Option(str, "", "exploration knowledge file (JSON); empty = knowledge.json "
+                                      "in the demonstration store folder"),
+    # explore and learn (`screenpilot explore-task`, AutoTask)
+    "autotask.max_steps": Option(int, 20, "explore-task: more than this many actions counts "
+                                          "as done"),
+    "autotask.replay": Option(bool, True, "explore-task: replay the stored path of a known "
+                                          "task with the new command's values"),
+    "pbd.threshold": Option(float, 0.6, "least cosine similarity for a demonstration to guide "
+                            "a run"),
+    "pbd.k": Option(int, 2, "most demonstrations handed to the planner per run"),
+    "pbd.idle": Option(float, 20.0, "`record` ends after this many seconds without a touch "
+                       "or a change on the screen"),
     # safety and runs
     "safety.allow": Option(list, [], "sensitive categories pre-approved for handover-free runs"),
+    "safety.exemplars": Option(bool, True, "also compare each screen's text with labelled "
+                               "sensitive screens (embed.model)"),
+    "safety.llm": Option(bool, False, "also ask the LLM (llm.*) whether a screen is sensitive"),
+    # exploration (`screenpilot explore`)
+    "explore.per_batch": Option(int, 8, "queries the proxy user proposes per batch"),
+    "explore.max_batches": Option(int, 10, "stop exploring after this many batches"),
+    "explore.tau": Option(float, 0.85, "drop a query this similar (cosine) to one already kept"),
+    "explore.max_steps": Option(int, 8, "steps per roll-out of a proposed query"),
     "run.out": Option(str, "runs", "folder for trajectories and reports"),
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -31,7 +32,13 @@ padding:14px;margin:0 0 14px} .step img{width:360px;border:1px solid #ccc;border
 .timing{color:#666;font-size:13px} .error{color:#b00020;font-weight:600}
 .undone{opacity:.6} .undone h2::after{content:"  (undone)";color:#b00020;font-size:13px}
 table{border-collapse:collapse;font-size:13px} td{padding:1px 8px 1px 0}
+.summary{background:#eef6ee;border:1px solid #9c9;border-radius:10px;padding:14px;margin:0 0 18px}
+.summary h2{font-size:18px;margin:0 0 8px} .summary .step{margin:0 0 10px}
 """
+
+#: A completion summary: each step of the shortest path in words, with the run's step
+#: that did it (its screenshot and box) or None.
+SummaryRows = Sequence[tuple[str, Step | None]]
 
 
 def _box_for(step: Step) -> Box | None:
@@ -94,8 +101,19 @@ def _step_html(step: Step) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def render_html(trajectory: Trajectory) -> str:
-    """The whole report as one HTML string."""
+def _summary_html(rows: SummaryRows) -> str:
+    parts = ['<div class="summary"><h2>Summary: the shortest path</h2>']
+    for i, (words, step) in enumerate(rows, 1):
+        uri = _thumbnail(step) if step is not None else ""
+        img = f'<img src="{uri}" alt="screen of summary step {i}">' if uri else ""
+        parts.append(f'<div class="step">{img}<div><h2>{i}. {html.escape(words)}</h2>'
+                     "</div></div>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def render_html(trajectory: Trajectory, *, summary: SummaryRows | None = None) -> str:
+    """The whole report as one HTML string (with a completion summary first, if given)."""
     t = trajectory
     colour = _OUTCOME_COLOURS.get(t.outcome.value, "#b00020")
     meta = [("device", t.device), ("app", t.app), ("planner", t.planner),
@@ -103,6 +121,8 @@ def render_html(trajectory: Trajectory) -> str:
     rows = "".join(f"<tr><td>{k}</td><td>{html.escape(v)}</td></tr>" for k, v in meta if v)
     note = f"<p>{html.escape(t.note)}</p>" if t.note else ""
     steps = "\n".join(_step_html(s) for s in t.steps) or "<p>No steps were taken.</p>"
+    if summary:
+        steps = _summary_html(summary) + "\n<h2>Every step</h2>\n" + steps
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f"<title>screenpilot: {html.escape(t.task)}</title><style>{_CSS}</style></head>"
             f"<body><h1>{html.escape(t.task)}</h1>"
@@ -111,10 +131,11 @@ def render_html(trajectory: Trajectory) -> str:
             f"<table>{rows}</table></div>{steps}</body></html>")
 
 
-def write_report(trajectory: Trajectory, out: Path) -> Path:
+def write_report(trajectory: Trajectory, out: Path, *,
+                 summary: SummaryRows | None = None) -> Path:
     """Write the report to ``out`` (a .html file) and return its path."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".html.tmp")
-    tmp.write_text(render_html(trajectory), encoding="utf-8")
+    tmp.write_text(render_html(trajectory, summary=summary), encoding="utf-8")
     tmp.replace(out)
     return out

@@ -14,7 +14,7 @@ from phone_fixtures import PhoneSession
 from screenpilot.agent import Agent, RunOptions
 from screenpilot.errors import DeviceError, SafetyStop
 from screenpilot.executor.adb import AdbDevice
-from screenpilot.model import Outcome, Screen, SensitiveCategory, Sensitivity
+from screenpilot.model import ActionKind, Outcome, Screen, SensitiveCategory, Sensitivity
 from screenpilot.planner.chain import ChainPlanner
 from screenpilot.planner.llm import ScriptedLLM
 from screenpilot.planner.safety import KeywordSafety
@@ -113,9 +113,13 @@ def test_unattended_run_stops_on_a_secure_screen(phone: PhoneSession, vp: Virtua
     agent = make_agent(phone, [tap_label("OK")], tmp_path, safety=KeywordSafety())
     with pytest.raises(SafetyStop) as info:
         agent.run("set a screen lock PIN of 1234")
-    assert info.value.category == "payment"
+    # the screen is black (FLAG_SECURE): the task's words make it authentication
+    assert info.value.category == "authentication"
     saved = json.loads((tmp_path / "trajectory.json").read_text())
-    assert saved["outcome"] == "safety_stop"
+    assert saved["outcome"] == "safety_stop" and "authentication" in saved["note"]
+    [step] = saved["steps"]                      # the stop is recorded, with its screen
+    assert step["action"]["kind"] == "handover" and step["error"]
+    assert step["before"]["sensitivity"]["category"] == "authentication"
 
 
 def test_handover_lets_the_person_act(phone: PhoneSession, vp: VirtualPhone,
@@ -131,9 +135,13 @@ def test_handover_lets_the_person_act(phone: PhoneSession, vp: VirtualPhone,
     answers = [json.dumps({"action": "stop", "done": True, "reason": "the person set it"})]
     agent = make_agent(phone, answers, tmp_path, safety=KeywordSafety(), handover=person)
     traj = agent.run("set a screen lock PIN")
-    assert asked == ["payment"]
+    assert asked == ["authentication"]
     assert traj.outcome is Outcome.SUCCESS
-    assert traj.steps[0].before.sensitivity.category is SensitiveCategory.PAYMENT
+    assert traj.steps[0].before.sensitivity.category is SensitiveCategory.AUTHENTICATION
+    # the handover is a step of its own; the planner then sees the phone as the person
+    # left it (the PIN page is gone), not the screen from before the handover
+    assert traj.steps[0].action.kind is ActionKind.HANDOVER
+    assert not traj.steps[1].before.secure
 
 
 def test_blank_secure_screen_is_described_as_such() -> None:

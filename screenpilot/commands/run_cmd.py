@@ -43,16 +43,40 @@ def virtual_phone(cfg: Config, setup: Any = None) -> Iterator[tuple[str, Any]]:
         yield serial, phone
 
 
+def make_llm(cfg: Config) -> Any:
+    """The OpenAI-compatible chat client the configuration names (llm.*)."""
+    from screenpilot.planner.llm import OpenAIChat
+
+    return OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
+                      api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
+                      max_retries=cfg["llm.max_retries"])
+
+
+def make_safety(cfg: Config) -> Any:
+    """The safety check: keywords and widgets, plus the labelled exemplars (the embedder
+    loads at the first screen that needs it) and the LLM, as configured (safety.*)."""
+    from screenpilot.planner.safety import ExemplarSafety, LLMSafety, Safety
+
+    exemplars = None
+    if cfg["safety.exemplars"]:
+        name = cfg["embed.model"]
+
+        def encode(texts: Any) -> Any:
+            from screenpilot.pbd.embed import load_embedder
+
+            return load_embedder(name).encode(texts)
+
+        exemplars = ExemplarSafety(encode)
+    llm = LLMSafety(make_llm(cfg)) if cfg["safety.llm"] else None
+    return Safety(exemplars=exemplars, llm=llm)
+
+
 def make_planner(cfg: Config) -> Any:
     kind = cfg["planner.kind"]
     if kind == "llm":
         from screenpilot.planner.chain import ChainPlanner
-        from screenpilot.planner.llm import OpenAIChat
 
-        llm = OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
-                         api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
-                         max_retries=cfg["llm.max_retries"])
-        return ChainPlanner(llm, max_steps=cfg["planner.max_steps"])
+        return ChainPlanner(make_llm(cfg), max_steps=cfg["planner.max_steps"])
     from screenpilot.pbd.embed import load_embedder
     from screenpilot.planner.heuristic import HeuristicPlanner
 
@@ -73,8 +97,9 @@ def ask_person(sens: Any, what: str) -> bool:
                       f"([bold]{sens.category.value}[/bold]).")
     for line in sens.evidence:
         err_console.print(f"  - {line}", highlight=False)
-    err_console.print("Do this part yourself on the phone, then press Enter to let "
-                      "screenpilot continue, or type 'abort'.")
+    err_console.print("Do this part yourself on the phone, then press Enter: screenpilot "
+                      "looks at the phone again and goes on (it will not do this part "
+                      "itself). Type 'abort' to stop.")
     try:
         answer = input("> ").strip().lower()
     except EOFError:
@@ -83,12 +108,14 @@ def ask_person(sens: Any, what: str) -> bool:
 
 
 def execute(cfg: Config, task: str, serial: str, *, out: Path, long_pages: bool,
-            allow: list[str], attended: bool) -> Any:
-    """Build the agent and run ``task``; prints each step as it happens."""
+            allow: list[str], attended: bool, demos: bool | None = False) -> Any:
+    """Build the agent and run ``task``; prints each step as it happens. ``demos``: use
+    similar stored demonstrations (None: when the store has any)."""
     from screenpilot.agent import Agent, RunOptions, StepEvent
+    from screenpilot.commands.pbd_cmd import demonstrations_for
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.model import SensitiveCategory
-    from screenpilot.planner.safety import KeywordSafety
+    from screenpilot.planner.base import PlanHints
 
     device = AdbDevice.connect(serial)
     planner = make_planner(cfg)
@@ -105,8 +132,9 @@ def execute(cfg: Config, task: str, serial: str, *, out: Path, long_pages: bool,
     options = RunOptions(out=out, max_steps=cfg["planner.max_steps"], long_pages=long_pages,
                          settle_timeout=cfg["device.settle_timeout"],
                          settle_interval=cfg["device.settle_interval"],
-                         allow=frozenset(SensitiveCategory(a) for a in allow))
-    agent = Agent(device, describer, planner, options=options, safety=KeywordSafety(),
+                         allow=frozenset(SensitiveCategory(a) for a in allow),
+                         hints=PlanHints(demonstrations=demonstrations_for(cfg, task, demos)))
+    agent = Agent(device, describer, planner, options=options, safety=make_safety(cfg),
                   handover=ask_person if attended else None, on_step=show,
                   planner_name=cfg["planner.kind"])
     console.print(f"task: [bold]{task}[/bold]  phone {serial}  planner {cfg['planner.kind']}",
@@ -142,6 +170,10 @@ def run(
         help=f"Pre-approve a sensitive category: {', '.join(CATEGORIES)}."),
     yes: bool = typer.Option(False, "--yes", "-y",
                              help="Unattended: stop (exit 7) instead of handing over."),
+    demos: bool | None = typer.Option(
+        None, "--demos/--no-demos",
+        help="Guide the planner with similar recorded demonstrations (default: on when "
+             "the store has any)."),
 ) -> None:
     """Run a task on the phone: look, plan one screen at a time, act, until done."""
     cfg = config_from(ctx, **{"device.serial": device, "planner.kind": planner,
@@ -153,13 +185,13 @@ def run(
     if virtual:
         with virtual_phone(cfg) as (serial, _):
             trajectory = execute(cfg, task, serial, out=folder, long_pages=long_pages,
-                                 allow=allowed, attended=attended)
+                                 allow=allowed, attended=attended, demos=demos)
     else:
         from screenpilot.executor.adb import choose_serial
 
         trajectory = execute(cfg, task, choose_serial(cfg["device.serial"] or None),
                              out=folder, long_pages=long_pages, allow=allowed,
-                             attended=attended)
+                             attended=attended, demos=demos)
     _finish(trajectory)
 
 

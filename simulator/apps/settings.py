@@ -17,7 +17,9 @@ paired Bluetooth devices, taps on the build number) is this app's own state.
 Pages: main (a searchable list, long enough to scroll), search, network,
 internet, bluetooth, pair, display, sound, notifications, battery, storage,
 accessibility, security, lock, pin (FLAG_SECURE), security_more, location,
-apps, app_info, system, about. Chinese strings for every title (``locale zh``).
+apps, app_info, system, reset (a menu), erase (factory reset, with an "Erase all
+data?" confirmation: a sensitive account-management screen), about. Chinese
+strings for every title (``locale zh``).
 """
 
 from __future__ import annotations
@@ -123,7 +125,20 @@ ZH: dict[str, str] = {
     "3-button navigation": "三按钮导航", "Current screen lock": "当前屏幕锁定方式",
     "Recent access": "最近访问", "Images": "图片", "Videos": "视频", "Audio": "音频",
     "Documents & other": "文档及其他",
+    "Reset options": "重置选项",
+    "Reset Wi-Fi, mobile & Bluetooth": "重置 WLAN、移动数据网络和蓝牙设置",
+    "Reset app preferences": "重置应用偏好设置", "Reset done": "已重置",
+    "Erase all data (factory reset)": "清除所有数据（恢复出厂设置）",
+    "Erase all data": "清除所有数据",
+    "Erase all data?": "要清除所有数据吗？",
+    "Your Google account, system and app data, downloaded apps, music and photos":
+    "您的 Google 账号、系统和应用数据、下载的应用、音乐和照片",
+    "All of your personal information and downloaded apps will be deleted. This can't be undone.":
+    "您的所有个人信息和下载的应用都将被删除。此操作无法撤销。",
 }
+#: The factory-reset page's warning (a sensitive screen: account management).
+ERASE_WARNING = "This will erase all data from your phone's internal storage"
+ZH[ERASE_WARNING] = "此操作会清除您手机内部存储空间中的所有数据"
 
 
 def _choice_row(ctx: Ctx, title: str, value: str, key: str) -> Widget:
@@ -152,7 +167,7 @@ class SettingsApp(App):
     }
 
     def initial_state(self) -> dict[str, Any]:
-        return {"lock": "none", "pin": "", "pin_error": "", "build_taps": 0,
+        return {"lock": "none", "pin": "", "pin_error": "", "build_taps": 0, "erased": False,
                 "wifi_network": "HomeNet", "wifi_saved": ["HomeNet"],
                 "bt_saved": [name for name, _ in BT_SAVED], "bt_connected": ["Pixel Buds Pro"]}
 
@@ -685,7 +700,49 @@ class SettingsApp(App):
                              ctx.setting("system", "time_12_24", "12") == "24", "toggle_24h",
                              icon="clock_time_four_outline"),
             list_item(ctx.t("Navigation mode"), ctx.t(nav), icon="gesture", key="choose:nav"),
+            list_item(ctx.t("Reset options"), icon="restore", key="open:reset"),
         ])
+
+    # --- reset (a look-alike menu, then the sensitive factory-reset screen) ----------------------
+    @page("reset")
+    def reset(self, ctx: Ctx) -> Page:
+        return self._sub(ctx, "Reset options", [
+            list_item(ctx.t("Reset Wi-Fi, mobile & Bluetooth"), key="reset_network"),
+            list_item(ctx.t("Reset app preferences"), key="reset_apps"),
+            list_item(ctx.t("Erase all data (factory reset)"), key="open:erase"),
+        ])
+
+    @handler("reset_network", "reset_apps")
+    def reset_something(self, ctx: Ctx, ev: Event) -> None:
+        ctx.toast(ctx.t("Reset done"))
+
+    @page("erase")
+    def erase(self, ctx: Ctx) -> Page:
+        body = Column(children=[
+            Text(text=ctx.t(ERASE_WARNING), size=16, max_lines=8),
+            Text(text=ctx.t("Your Google account, system and app data, downloaded apps, "
+                            "music and photos"), size=14, color="secondary", max_lines=4),
+            Row(children=[Spacer(weight=1),
+                          Button(text=ctx.t("Erase all data"), key="ask_erase")]),
+        ], padding=(16, 16, 16, 16), spacing=16)
+        return Page(title=ctx.t("Erase all data (factory reset)"), body=body)
+
+    @handler("ask_erase")
+    def ask_erase(self, ctx: Ctx, ev: Event) -> None:
+        ctx.show_dialog("erase")
+
+    @dialog("erase")
+    def erase_dialog(self, ctx: Ctx) -> Dialog:
+        return Dialog(title=ctx.t("Erase all data?"), icon="alert_outline",
+                      body=ctx.t("All of your personal information and downloaded apps will be "
+                                 "deleted. This can't be undone."),
+                      buttons=[(ctx.t("Cancel"), "back"), (ctx.t("Erase all data"), "erase_all")])
+
+    @handler("erase_all")
+    def erase_all(self, ctx: Ctx, ev: Event) -> None:
+        ctx.state["erased"] = True
+        ctx.close_dialog()
+        ctx.back_to("main")
 
     @handler("toggle_24h")
     def toggle_24h(self, ctx: Ctx, ev: Event) -> None:

@@ -1,0 +1,461 @@
+"""The explore-learn run (AutoTask): the Agent's turn with checking, backtracking,
+replay and knowledge around it.
+
+    agent = ExploreAgent(device, describer, ExplorePlanner(...), HeuristicChecker(...),
+                         knowledge=Knowledge.load(path), encode=embedder.encode,
+                         confirm=ask, options=RunOptions(out=Path("runs/x")))
+    result = agent.explore("turn on wifi")
+
+Each turn looks at the phone as ``Agent`` does (capture, describe, safety); then,
+instead of planning at once:
+
+1. while a replay of task knowledge is running, its next operation is taken
+   (an element it needs that is not on the screen ends the replay: exploration
+   goes on from there);
+2. the checker judges the last operation on the new screen: task complete ->
+   stop; wrong -> its backtracking penalty grows and the next action undoes it
+   (``planner.explore.choose_undo``), recorded as a step whose reason starts
+   with ``undo:``, the undone step marked ``undone``; after an undo the step
+   before is checked again (this catches overshooting);
+3. otherwise ``ExplorePlanner`` decides; a dead end (every operation penalised)
+   backtracks too.
+
+More than ``budget`` actions count as done. When the run ends, the summary
+(the shortest path, each step with its screenshot and the box it operated) is
+shown to ``confirm``: "yes" summarises knowledge (lessons, task and execution
+knowledge), "no" goes on exploring, "stop" keeps only the transitions. The
+trajectory and report are written after every step, the summary into the report
+at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from screenpilot.agent import Agent, StepEvent, _now
+from screenpilot.errors import DeviceError, LLMResponseError, SafetyStop, UserAbort
+from screenpilot.model import Action, ActionKind, Outcome, Screen, Step, Trajectory
+from screenpilot.pbd.knowledge import (
+    Knowledge,
+    Match,
+    PathOp,
+    Replay,
+    TaskKnowledge,
+    content_words,
+    slots,
+)
+from screenpilot.planner.base import Decision
+from screenpilot.planner.explore import (
+    MAX_CHECK_PENALTY,
+    UNDO_PREFIX,
+    Checker,
+    ExplorePlanner,
+    Undo,
+    Verdict,
+    choose_undo,
+    effective_path,
+    llm_lessons,
+    op_words,
+)
+from screenpilot.planner.heuristic import Encoder
+from screenpilot.planner.llm import ChatModel
+from screenpilot.planner.taskparse import parse_task
+from screenpilot.report import write_report
+
+log = logging.getLogger(__name__)
+
+YES, NO, STOP = "yes", "no", "stop"
+
+
+@dataclass(frozen=True)
+class SummaryStep:
+    """One step of the shortest path: its words and the run's step that did it (for the
+    screenshot and the box), or None when it comes from an earlier run."""
+
+    words: str
+    step: Step | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    task: str
+    steps: tuple[SummaryStep, ...]
+    done: bool
+    exhausted: bool
+    reason: str = ""
+    replayed: bool = False
+
+    def lines(self) -> list[str]:
+        return [f"{i}. {s.words}" for i, s in enumerate(self.steps, 1)]
+
+
+Confirm = Callable[[Summary], str]
+
+
+def save_summary_images(summary: Summary, folder: Path) -> list[Path]:
+    """``summary_NN.png`` in ``folder`` for each summary step with a screenshot: the
+    screen with the operated box drawn in red."""
+    out = []
+    for i, row in enumerate(summary.steps, 1):
+        step = row.step
+        if step is None or not step.before.image_path:
+            continue
+        try:
+            with Image.open(step.before.image_path) as src:
+                image = src.convert("RGB")
+        except OSError:
+            continue
+        a = step.action
+        box = None
+        if a.element is not None:
+            with contextlib.suppress(KeyError):
+                box = step.before.element(a.element).box.as_tuple()
+        elif a.point is not None:
+            box = (max(0, a.point[0] - 24), max(0, a.point[1] - 24), a.point[0] + 24,
+                   a.point[1] + 24)
+        if box is not None:
+            ImageDraw.Draw(image).rectangle(box, outline=(230, 20, 60),
+                                            width=max(4, image.width // 150))
+        path = folder / f"summary_{i:02d}.png"
+        folder.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+        out.append(path)
+    return out
+
+
+def unattended(summary: Summary) -> str:
+    """``--yes``: confirm what the agent judged done; a run that only ran out of steps
+    is not confirmed."""
+    return YES if summary.done and not summary.exhausted else STOP
+
+
+@dataclass
+class ExploreResult:
+    trajectory: Trajectory
+    summary: Summary | None = None
+    answer: str = STOP
+    knowledge: TaskKnowledge | None = None
+    match: Match | None = None
+    replay_failed: str = ""
+    backtracks: int = 0
+    rounds: int = 1
+
+
+@dataclass
+class _State:
+    checked: set[int] = field(default_factory=set)
+    replayed: set[int] = field(default_factory=set)
+    pending: tuple[int, Undo] | None = None
+    mark: set[int] = field(default_factory=set)
+    rejected_at: int = -1
+    exhausted: bool = False
+    backtracks: int = 0
+    verdicts: dict[int, Verdict] = field(default_factory=dict)
+
+
+class ExploreAgent(Agent):
+    """``Agent`` whose turns check, backtrack and replay (see the module docstring)."""
+
+    def __init__(self, *args: object, checker: Checker, knowledge: Knowledge | None = None,
+                 encode: Encoder | None = None, confirm: Confirm = unattended,
+                 budget: int = 20, replay: bool = True, lesson_llm: ChatModel | None = None,
+                 max_rounds: int = 3, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if not isinstance(self.planner, ExplorePlanner):
+            raise TypeError("ExploreAgent needs an ExplorePlanner")
+        self.explorer: ExplorePlanner = self.planner
+        self.checker = checker
+        self.knowledge = knowledge if knowledge is not None else Knowledge()
+        self.encode = encode
+        self.confirm = confirm
+        self.budget = budget
+        self.use_replay = replay
+        self.lesson_llm = lesson_llm
+        self.max_rounds = max_rounds
+        self._replay: Replay | None = None
+        self._s = _State()
+
+    # --- one turn ---------------------------------------------------------------------------
+    def _plan(self, task: str, screen: Screen, history: Sequence[Step]) -> Decision:
+        s = self._s
+        executed = sum(1 for h in history
+                       if h.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER))
+        if executed >= self.budget:
+            s.exhausted = True
+            return Decision(Action(ActionKind.STOP),
+                            f"{executed} actions taken: counted as done (the limit is "
+                            f"{self.budget})")
+        replay_note = ""
+        if self._replay is not None and self._replay.active:
+            nxt = self._replay.next(screen)
+            if nxt is not None:
+                action, words = nxt
+                r = self._replay
+                return Decision(action, f"replay {r.position}/{len(r.ops)} of "
+                                        f"'{r.match.knowledge.intent}': {words}")
+            if self._replay.failed:
+                replay_note = f"replay failed ({self._replay.failed}); exploring: "
+        path = effective_path(history)
+        if path and path[-1].index not in s.checked:
+            last = path[-1]
+            s.checked.add(last.index)
+            verdict = self.checker.check(task, path, screen)
+            s.verdicts[last.index] = verdict
+            if not verdict.complete and self._replayed_to_the_end(task, last):
+                assert self._replay is not None
+                verdict = Verdict(True, True, 0, f"replayed the known path of "
+                                                 f"'{self._replay.match.knowledge.intent}'")
+            if verdict.complete and len(path) > s.rejected_at:
+                s.exhausted = verdict.exhausted
+                return Decision(Action(ActionKind.STOP, done=not verdict.exhausted),
+                                replay_note + verdict.reason)
+            if not verdict.correct and last.index not in s.replayed:
+                return self._backtrack(task, screen, history, last, verdict.penalty,
+                                       verdict.reason)
+        return self._decide(task, screen, history, replay_note)
+
+    def _replayed_to_the_end(self, task: str, last: Step) -> bool:
+        """Whether ``last`` ended a replay that ran to its end, on an element the task
+        speaks of (the checker alone cannot always tell that a known path is done)."""
+        r = self._replay
+        if r is None or r.failed or not r.finished or last.index not in self._s.replayed:
+            return False
+        if last.action.kind is ActionKind.TYPE or (r.last is not None and (
+                slots(r.last.label) or slots(r.last.text))):
+            return True
+        verbs = {"tap", "long", "press", "type", "into", "scroll"}
+        target = op_words(last.action, last.before)
+        return bool((content_words(target) - verbs) & content_words(task))
+
+    def _decide(self, task: str, screen: Screen, history: Sequence[Step],
+                note: str = "") -> Decision:
+        s = self._s
+        path = effective_path(history)
+        choice = self.explorer.decide(task, screen, history, hints=self.options.hints,
+                                      allow_done=len(path) > s.rejected_at)
+        if choice.dead_end and path:
+            return self._backtrack(task, screen, history, path[-1], MAX_CHECK_PENALTY // 2 + 1,
+                                   choice.decision.reason)
+        d = choice.decision
+        if choice.dead_end and choice.best is not None:
+            # nothing to go back to: the best of a poor lot is still worth a try
+            d = Decision(choice.best.op.action, f"nothing here scores well; trying the best, "
+                                                f"{choice.best.op.words} "
+                                                f"({choice.best.score:.2f})",
+                         alternatives=d.alternatives)
+        return dataclasses.replace(d, reason=note + d.reason) if note else d
+
+    def _backtrack(self, task: str, screen: Screen, history: Sequence[Step], step: Step,
+                   penalty: int, why: str) -> Decision:
+        s = self._s
+        self.explorer.penalties.add_step(step, penalty)
+        s.backtracks += 1
+        path = effective_path(history)
+        if len(path) >= 2:
+            s.checked.discard(path[-2].index)
+        undo = choose_undo(step, screen)
+        words = op_words(step.action, step.before)
+        if undo is None:
+            # nothing to revert on the phone: the step just stops counting
+            s.mark.add(step.index)
+            rest = [dataclasses.replace(h, undone=True) if h.index == step.index else h
+                    for h in history]
+            return self._decide(task, screen, rest, f"'{words}' set aside ({why}); ")
+        s.pending = (step.index, undo)
+        return Decision(undo.action, f"{UNDO_PREFIX}{undo.words} to take back '{words}' "
+                                     f"because {why} (penalty {penalty})")
+
+    def _act(self, screen: Screen, action: Action) -> dict[str, float]:
+        timings = super()._act(screen, action)
+        pending = self._s.pending
+        if pending is not None and pending[1].clear and pending[1].action == action:
+            t0 = time.perf_counter()
+            self.device.clear_text()
+            timings["act"] = timings.get("act", 0.0) + time.perf_counter() - t0
+        return timings
+
+    def _after_turn(self, traj: Trajectory) -> Trajectory:
+        """Mark what the turn undid; remember replayed steps."""
+        s = self._s
+        last = traj.steps[-1] if traj.steps else None
+        if last is not None and s.pending is not None and last.reason.startswith(UNDO_PREFIX):
+            s.mark.add(s.pending[0])
+        s.pending = None
+        if last is not None and last.reason.startswith("replay "):
+            s.replayed.add(last.index)
+        if s.mark:
+            steps = tuple(dataclasses.replace(x, undone=True) if x.index in s.mark else x
+                          for x in traj.steps)
+            s.mark = set()
+            traj = dataclasses.replace(traj, steps=steps)
+        return traj
+
+    # --- the run ------------------------------------------------------------------------------
+    def _turns(self, task: str, traj: Trajectory, start: float) -> tuple[Trajectory, Outcome, str]:
+        planner_errors = 0
+        while len(traj.steps) < self.options.max_steps:
+            self._traj = traj
+            try:
+                traj, over = self._turn(task, traj)
+                planner_errors = 0
+            except LLMResponseError as exc:
+                planner_errors += 1
+                log.warning("planner answer rejected: %s", exc)
+                if planner_errors >= self.options.max_planner_errors:
+                    return traj, Outcome.ERROR, f"planner failed: {exc}"
+                continue
+            traj = self._after_turn(traj)
+            self._traj = traj
+            self._save(traj)
+            if self.on_step is not None:
+                self.on_step(StepEvent(traj.steps[-1], time.perf_counter() - start))
+            if over:
+                last = traj.steps[-1]
+                return traj, Outcome.SUCCESS if last.action.done else Outcome.GAVE_UP, last.reason
+        return traj, Outcome.GAVE_UP, f"no result after {self.options.max_steps} steps"
+
+    def start_replay(self, task: str) -> Match | None:
+        """Match ``task`` to task knowledge and get ready to replay it."""
+        if not self.use_replay or self.encode is None:
+            return None
+        match = self.knowledge.match(task, self.encode)
+        self._replay = Replay(match, task) if match is not None else None
+        return match
+
+    def explore(self, task: str, *, match: Match | str | None = "auto") -> ExploreResult:
+        """Run ``task`` with exploration (and replay when knowledge matches: ``match``
+        as ``start_replay`` returned it, or "auto" to look it up); the trajectory,
+        report and knowledge are written whatever happens."""
+        self._s = _State()
+        self._approved = set()
+        self.explorer.penalties.entries.extend(
+            self.knowledge.penalties_for(task, self.encode).entries)
+        if isinstance(match, str):
+            match = self.start_replay(task)
+        else:
+            self._replay = Replay(match, task) if match is not None else None
+        traj = Trajectory(task=task, device=self.device.serial, planner=self.planner_name,
+                          started_at=_now())
+        self._traj = traj
+        result = ExploreResult(traj, match=match)
+        start = time.perf_counter()
+        nodes: dict[int, tuple[int, int] | None] = {}
+        outcome, note = Outcome.GAVE_UP, ""
+        try:
+            while True:
+                traj, outcome, note = self._turns(task, traj, start)
+                self._observe(traj, nodes)
+                if outcome not in (Outcome.SUCCESS, Outcome.GAVE_UP) or not traj.steps \
+                        or traj.steps[-1].action.kind is not ActionKind.STOP:
+                    break
+                summary = self.summarise(task, traj, nodes, outcome is Outcome.SUCCESS)
+                result.summary = summary
+                answer = self.confirm(summary)
+                result.answer = answer
+                if answer == NO and result.rounds < self.max_rounds and \
+                        len(traj.steps) < self.options.max_steps:
+                    result.rounds += 1
+                    self._s.rejected_at = len(effective_path(traj.steps))
+                    self._s.exhausted = False
+                    last = traj.steps[-1]
+                    traj = dataclasses.replace(traj, steps=(*traj.steps[:-1], dataclasses.replace(
+                        last, reason=last.reason + " - the person says it is not done")))
+                    continue
+                if answer == YES:
+                    outcome, note = Outcome.SUCCESS, (note + " (confirmed)").strip()
+                    result.knowledge = self._learn(task, traj, nodes)
+                elif outcome is Outcome.SUCCESS:
+                    outcome, note = Outcome.GAVE_UP, note + " (not confirmed)"
+                break
+        except SafetyStop as exc:
+            outcome, note, traj = Outcome.SAFETY_STOP, str(exc), self._traj or traj
+            raise
+        except (UserAbort, KeyboardInterrupt) as exc:
+            outcome, note, traj = Outcome.ABORTED, str(exc) or "stopped with Ctrl-C", \
+                self._traj or traj
+            raise
+        except DeviceError as exc:
+            outcome, note, traj = Outcome.ERROR, str(exc), self._traj or traj
+            raise
+        finally:
+            self._observe(traj, nodes)
+            traj = traj.finish(outcome, note=note, finished_at=_now())
+            self._traj = traj
+            result.trajectory = traj
+            result.backtracks = self._s.backtracks
+            if self._replay is not None:
+                result.replay_failed = self._replay.failed
+            self._save(traj)
+            write_report(traj, self.report_path, summary=self._summary_rows(result.summary))
+            if self.knowledge.path is not None:
+                self.knowledge.save()
+        return result
+
+    # --- knowledge ----------------------------------------------------------------------------
+    def _observe(self, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]) -> None:
+        """Add the transitions of the steps not observed yet (those with a screen after)."""
+        new = [s for s in traj.steps if s.index not in nodes and s.after is not None]
+        for s, pair in zip(new, self.knowledge.observe(new), strict=True):
+            nodes[s.index] = pair
+
+    def shortest(self, task: str, traj: Trajectory,
+                 nodes: dict[int, tuple[int, int] | None]) -> list[PathOp]:
+        path = [s for s in effective_path(traj.steps) if s.index in nodes]
+        if not path:
+            return []
+        first, last = nodes.get(path[0].index), nodes.get(path[-1].index)
+        if first is None or last is None:
+            return []
+        return self.knowledge.shortest_path(first[0], last[1], path, nodes,
+                                            parse_task(task).values, task)
+
+    def summarise(self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None],
+                  done: bool) -> Summary:
+        """The shortest path, each operation with the run's step that did it."""
+        ops = self.shortest(task, traj, nodes)
+        rows = []
+        for op in ops:
+            words = op.words()
+            found = None
+            for s in reversed(traj.steps):
+                pair = nodes.get(s.index)
+                if pair is not None and pair[0] == op.src and not s.undone \
+                        and op_words(s.action, s.before) == words:
+                    found = s
+                    break
+            rows.append(SummaryStep(words, found))
+        last = traj.steps[-1] if traj.steps else None
+        replayed = bool(self._s.replayed) and not (self._replay and self._replay.failed)
+        return Summary(task, tuple(rows), done, self._s.exhausted,
+                       last.reason if last is not None else "", replayed)
+
+    def _learn(self, task: str, traj: Trajectory,
+               nodes: dict[int, tuple[int, int] | None]) -> TaskKnowledge | None:
+        explored = any(not s.reason.startswith("replay ") for s in effective_path(traj.steps))
+        if self._replay is not None and not explored and not self._replay.failed:
+            self.knowledge.remember_phrasing(self._replay.match.knowledge, task)
+            return self._replay.match.knowledge
+        lessons = None
+        if self.lesson_llm is not None:
+            undone = [(s, s.reason) for s in traj.steps if s.undone]
+            if undone:
+                try:
+                    lessons = llm_lessons(self.lesson_llm, task, undone)
+                except LLMResponseError as exc:
+                    log.warning("lessons from the LLM failed: %s", exc)
+        ordered = [nodes.get(s.index) for s in traj.steps]
+        return self.knowledge.summarise(task, traj, lessons=lessons, nodes=ordered)
+
+    @staticmethod
+    def _summary_rows(summary: Summary | None) -> list[tuple[str, Step | None]] | None:
+        if summary is None:
+            return None
+        return [(s.words, s.step) for s in summary.steps]

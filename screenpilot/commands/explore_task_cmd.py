@@ -1,0 +1,203 @@
+"""``screenpilot explore-task "TASK"``: explore and learn (AutoTask).
+
+Runs a task the way ``run`` does, but checks every step, backtracks from wrong
+ones, and learns: transitions between pages, lessons from the steps it undid,
+and - once the person confirms the summary - the task's intent, parameters and
+shortest path. A later command with the same intent replays that path with its
+own values. See ``screenpilot/autotask.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from screenpilot.commands.common import config_from, console, err_console
+from screenpilot.commands.run_cmd import (
+    _check_allow,
+    make_describer,
+    run_folder,
+    virtual_phone,
+)
+from screenpilot.config import Config
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explore-task")(explore_task)
+
+
+def knowledge_path(cfg: Config, given: Path | None = None) -> Path:
+    """The knowledge file: ``--knowledge``, else ``knowledge.path``, else next to the store."""
+    from screenpilot.pbd.knowledge import default_path
+
+    if given is not None:
+        return given
+    if cfg["knowledge.path"]:
+        return Path(cfg["knowledge.path"]).expanduser()
+    return default_path(cfg["store.path"])
+
+
+def ask_summary(summary: Any) -> str:
+    """The completion summary in the terminal; the person answers yes / no / stop."""
+    err_console.print("\n[bold]Summary:[/bold] the shortest path found for "
+                      f"[bold]{summary.task}[/bold]", highlight=False)
+    for line in summary.lines():
+        err_console.print(f"  {line}", highlight=False)
+    err_console.print("Is the task done? [y]es (learn it) / [n]o, keep exploring / "
+                      "[s]top (learn nothing)")
+    try:
+        answer = input("> ").strip().lower()
+    except EOFError:
+        return "stop"
+    if answer in ("y", "yes", ""):
+        return "yes"
+    return "no" if answer in ("n", "no") else "stop"
+
+
+def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Path,
+                    attended: bool, allow: list[str], replay: bool) -> Any:
+    """Build the exploring agent and run ``task``; prints each step as it happens."""
+    from screenpilot.agent import RunOptions, StepEvent
+    from screenpilot.autotask import ExploreAgent, save_summary_images, unattended
+    from screenpilot.commands.run_cmd import ask_person
+    from screenpilot.executor.adb import AdbDevice
+    from screenpilot.model import SensitiveCategory
+    from screenpilot.pbd.embed import load_embedder
+    from screenpilot.pbd.knowledge import Knowledge
+    from screenpilot.planner.base import PlanHints
+    from screenpilot.planner.explore import (
+        ExplorePlanner,
+        HeuristicChecker,
+        HeuristicScorer,
+        LLMChecker,
+        LLMScorer,
+    )
+    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.safety import KeywordSafety
+
+    device = AdbDevice.connect(serial)
+    knowledge = Knowledge.load(kpath)
+    with console.status("loading the embedding model..."):
+        embedder = load_embedder(cfg["embed.model"])
+    budget = cfg["autotask.max_steps"]
+    heuristic = HeuristicPlanner(embedder.encode, max_steps=budget)
+    llm = None
+    if cfg["planner.kind"] == "llm":
+        from screenpilot.planner.llm import OpenAIChat
+
+        llm = OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
+                         api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
+                         max_retries=cfg["llm.max_retries"])
+        planner = ExplorePlanner(LLMScorer(llm), embedder.encode, targets=knowledge.targets)
+        checker: Any = LLMChecker(llm, max_steps=budget)
+    else:
+        planner = ExplorePlanner(HeuristicScorer(heuristic), heuristic.encode,
+                                 proposer=heuristic, targets=knowledge.targets)
+        checker = HeuristicChecker(planner, max_steps=budget)
+
+    def show(event: StepEvent) -> None:
+        step = event.step
+        mark = " [dim](undone)[/dim]" if step.undone else ""
+        console.print(f"[bold]{step.index + 1:>2}.[/bold] {step.action.describe(step.before)}"
+                      f"{mark}", highlight=False)
+        if step.reason:
+            console.print(f"    [dim]{step.reason}[/dim]", highlight=False)
+
+    def confirm(summary: Any) -> str:
+        images = save_summary_images(summary, out)
+        if images:
+            console.print(f"summary screenshots: {images[0].parent}/summary_*.png",
+                          highlight=False)
+        if not attended:
+            answer = unattended(summary)
+            console.print("summary:\n" + "\n".join(f"  {x}" for x in summary.lines())
+                          + f"\nunattended (--yes): {answer}", highlight=False)
+            return answer
+        return ask_summary(summary)
+
+    options = RunOptions(out=out, max_steps=budget + 6,
+                         settle_timeout=cfg["device.settle_timeout"],
+                         settle_interval=cfg["device.settle_interval"],
+                         allow=frozenset(SensitiveCategory(a) for a in allow),
+                         hints=PlanHints(knowledge=tuple(knowledge.notes(task, embedder.encode))))
+    agent = ExploreAgent(device, make_describer(cfg), planner, checker=checker,
+                         knowledge=knowledge, encode=embedder.encode, confirm=confirm,
+                         budget=budget, replay=replay, lesson_llm=llm, options=options,
+                         safety=KeywordSafety(), handover=ask_person if attended else None,
+                         on_step=show, planner_name=f"explore-{cfg['planner.kind']}")
+    match = agent.start_replay(task)
+    console.print(f"task: [bold]{task}[/bold]  phone {serial}  knowledge {kpath}",
+                  highlight=False)
+    if match is not None:
+        k = match.knowledge
+        console.print(f"known task '{k.intent}' (from \"{k.command}\", match {match.score:.2f}): "
+                      f"replaying its {len(k.path)} steps with {list(match.values)}",
+                      highlight=False)
+    try:
+        return agent.explore(task, match=match)
+    finally:
+        console.print(f"report: {agent.report_path}\ntrajectory: {agent.trajectory_path}",
+                      highlight=False)
+
+
+def explore_task(
+    ctx: typer.Context,
+    task: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".'),
+    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
+                                      help="adb serial (default: the only phone connected)."),
+    virtual: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it."),
+    yes: bool = typer.Option(False, "--yes", "-y",
+                             help="Unattended: accept the summary when the agent judged the "
+                                  "task done, and stop (exit 7) at a sensitive screen."),
+    knowledge: Path | None = typer.Option(None, "--knowledge", metavar="PATH",
+                                          help="Knowledge file (default: knowledge.path, else "
+                                               "knowledge.json in the store folder)."),
+    planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
+    max_steps: int | None = typer.Option(None, help="More actions than this count as done (20)."),
+    replay: bool | None = typer.Option(None, "--replay/--no-replay",
+                                       help="Replay a known task's path (default on)."),
+    out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
+    allow: list[str] = typer.Option([], "--allow", metavar="CATEGORY",
+                                    help="Pre-approve a sensitive category."),
+) -> None:
+    """Explore a task and learn from it: check each step, backtrack from wrong ones,
+    summarise the shortest path, and replay known tasks with new values."""
+    cfg = config_from(ctx, **{"device.serial": device, "planner.kind": planner,
+                              "autotask.max_steps": max_steps, "autotask.replay": replay,
+                              "run.out": str(out) if out else None})
+    folder = run_folder(Path(cfg["run.out"]), task)
+    kpath = knowledge_path(cfg, knowledge)
+    attended = not yes and sys.stdin.isatty()
+    allowed = _check_allow([*cfg["safety.allow"], *allow])
+    kwargs = {"out": folder, "kpath": kpath, "attended": attended, "allow": allowed,
+              "replay": cfg["autotask.replay"]}
+    if virtual:
+        with virtual_phone(cfg) as (serial, _):
+            result = execute_explore(cfg, task, serial, **kwargs)
+    else:
+        from screenpilot.executor.adb import choose_serial
+
+        result = execute_explore(cfg, task, choose_serial(cfg["device.serial"] or None),
+                                 **kwargs)
+    _finish(result, kpath)
+
+
+def _finish(result: Any, kpath: Path) -> None:
+    from screenpilot.model import Outcome
+
+    traj = result.trajectory
+    learned = ""
+    if result.knowledge is not None:
+        k = result.knowledge
+        learned = f"; learned '{k.intent}' ({len(k.path)} steps, parameters {list(k.params)})"
+    console.print(f"knowledge: {kpath}{learned}; {result.backtracks} backtracks",
+                  highlight=False)
+    colour = "green" if traj.outcome is Outcome.SUCCESS else "red"
+    console.print(f"outcome: [{colour}]{traj.outcome.value}[/{colour}] after "
+                  f"{len(traj.steps)} steps" + (f" ({traj.note})" if traj.note else ""),
+                  highlight=False)
+    if traj.outcome is not Outcome.SUCCESS:
+        raise typer.Exit(1)
