@@ -72,6 +72,8 @@ APP_PURPOSES: dict[str, str] = {
     "messages": "messages sms text message send conversation",
     "shop": "shop buy order cart purchase product search item",
 }
+#: App names (stemmed like ``_stems``): where a task happens, not what it asks for.
+APP_NAMES = frozenset({"settings", "setting", "contact", "clock", "message", "shop", "设置"})
 CONFIRM_WORDS = ("save", "done", "ok", "add", "set", "send", "create", "confirm", "apply",
                  "import", "保存", "完成", "确定")
 TAPPABLE = {ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
@@ -670,9 +672,14 @@ class HeuristicPlanner:
         return np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
 
     def _title_matches(self, intent: TaskIntent, screen: Screen) -> bool:
+        """A title near the top names the page the task asks for. An app's name alone
+        ("Shop") only counts when the task names nothing but the app: "open my order
+        history in the Shop app" is not done on the Shop's home page."""
         texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
         top = [e for e in texts if e.box.y1 < screen.height * 0.15]
-        return any(_lexical(intent, e.text) >= 0.99 for e in top[:3])
+        wanted = _stems(" ".join(intent.words)) - APP_NAMES
+        return any(_lexical(intent, e.text) >= 0.99
+                   and (not wanted or bool(_stems(e.text) - APP_NAMES)) for e in top[:3])
 
     @staticmethod
     def _demo_bonus(hints: PlanHints, els: Sequence[Element]) -> np.ndarray:

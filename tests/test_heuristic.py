@@ -153,3 +153,15 @@ def test_unlabelled_send_button_at_the_end_of_the_typed_row(planner: HeuristicPl
     assert d2.action == Action(ActionKind.TAP, element=1)
     d3 = planner.next(task, typing, [*history, step(typing, d2.action, 1)])
     assert d3.done
+
+
+def test_an_app_title_alone_does_not_finish_an_open_task(planner: HeuristicPlanner) -> None:
+    def page(title: str) -> Screen:
+        return Screen(1080, 2400, elements=(
+            el(0, ElementKind.TEXT, 120, title), el(1, ElementKind.TEXT, 900, "Orders")))
+
+    task = "Open my order history in the Shop app"
+    tapped = [step(HOME, Action(ActionKind.TAP, element=0))]
+    assert not planner.next(task, page("Shop"), tapped).done
+    assert planner.next(task, page("Order history"), tapped).done
+    assert planner.next("Open Display settings", page("Display"), tapped).done
