@@ -76,23 +76,21 @@ def incremental(runs: int) -> dict[str, Any]:
     pil = Image.fromarray(first.copy())
     ImageDraw.Draw(pil).rectangle([900, 700, 1040, 760], fill=(0, 150, 136))  # a "toggle"
     second = np.asarray(pil)
-    times = []
-    for _ in range(runs):
-        cold()
-        inc = IncrementalDescriber()
-        inc.describe(first)
-        start = time.perf_counter()
-        inc.describe(second)
-        times.append(time.perf_counter() - start)
-    first, second = switch_toggle()
-    toggle = []
-    for _ in range(runs):
-        cold()
-        sim = IncrementalDescriber()
-        sim.describe(first)
-        start = time.perf_counter()
-        sim.describe(second)
-        toggle.append(time.perf_counter() - start)
+
+    def redescribe(before: Any, after: Any) -> tuple[list[float], IncrementalDescriber]:
+        """Seconds to re-describe ``after`` once ``before`` was described, per run."""
+        seconds = []
+        for _ in range(runs):
+            cold()
+            describer = IncrementalDescriber()
+            describer.describe(before)
+            start = time.perf_counter()
+            describer.describe(after)
+            seconds.append(time.perf_counter() - start)
+        return seconds, describer
+
+    times, inc = redescribe(first, second)
+    toggle, sim = redescribe(*switch_toggle())
     return {"incremental_p50_s": round(statistics.median(times), 3),
             "changed_rows": sum(b - t for t, b in inc.last_bands),
             "switch_toggle_p50_s": round(statistics.median(toggle), 3),

@@ -382,7 +382,21 @@ def _entry(id_: str, text: str | None, meta: Mapping[str, Any] | None) -> Entry:
                  {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)})
 
 
-class _ServerBackend:
+class _ChromaReads:
+    """Reads go straight to the Chroma index, whichever backend keeps it."""
+
+    chroma: _Chroma
+
+    def get(self, name: str, ids: Sequence[str] | None = None,
+            where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+        return self.chroma.get(name, ids, where)
+
+    def query(self, name: str, vector: np.ndarray, k: int,
+              where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+        return self.chroma.query(name, vector, k, where)
+
+
+class _ServerBackend(_ChromaReads):
     """A Chroma server: it keeps the data and orders concurrent writers."""
 
     def __init__(self, host: str, port: int) -> None:
@@ -413,14 +427,6 @@ class _ServerBackend:
 
     def delete(self, name: str, ids: Sequence[str]) -> None:
         self.chroma.delete(name, ids)
-
-    def get(self, name: str, ids: Sequence[str] | None = None,
-            where: Mapping[str, Scalar] | None = None) -> list[Entry]:
-        return self.chroma.get(name, ids, where)
-
-    def query(self, name: str, vector: np.ndarray, k: int,
-              where: Mapping[str, Scalar] | None = None) -> list[Entry]:
-        return self.chroma.query(name, vector, k, where)
 
     def replace(self, name: str, model: str, entries: Sequence[Entry],
                 vectors: np.ndarray) -> None:
@@ -516,7 +522,7 @@ class _Ledger:
             self.db.close()
 
 
-class _LocalBackend:
+class _LocalBackend(_ChromaReads):
     """A folder: the ledger, the ChromaDB index built from it, and the lock."""
 
     def __init__(self, root: Path, *, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
@@ -703,14 +709,6 @@ class _LocalBackend:
 
         with self._writing(change):
             self.chroma.delete(name, ids)
-
-    def get(self, name: str, ids: Sequence[str] | None = None,
-            where: Mapping[str, Scalar] | None = None) -> list[Entry]:
-        return self.chroma.get(name, ids, where)
-
-    def query(self, name: str, vector: np.ndarray, k: int,
-              where: Mapping[str, Scalar] | None = None) -> list[Entry]:
-        return self.chroma.query(name, vector, k, where)
 
     def replace(self, name: str, model: str, entries: Sequence[Entry],
                 vectors: np.ndarray) -> None:
