@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks import TaskResult, correct_prefix, step_words, summarise
+from tasks import TaskResult, correct_prefix, make_describer, step_words, summarise
 
 from screenpilot.offline import enforce_offline
 
@@ -50,7 +50,7 @@ from screenpilot.agent import Agent, RunOptions  # noqa: E402
 from screenpilot.autotask import NO, STOP, YES, ExploreAgent, Summary  # noqa: E402
 from screenpilot.errors import ScreenpilotError  # noqa: E402
 from screenpilot.executor.adb import AdbDevice  # noqa: E402
-from screenpilot.model import ActionKind, Screen, Step, Trajectory  # noqa: E402
+from screenpilot.model import ActionKind, Step, Trajectory  # noqa: E402
 from screenpilot.pbd.embed import load_embedder  # noqa: E402
 from screenpilot.pbd.knowledge import Knowledge  # noqa: E402
 from screenpilot.planner.explore import (  # noqa: E402
@@ -68,24 +68,6 @@ from screenpilot.simulator.tasks import Task, all_tasks  # noqa: E402
 RESULTS = Path(__file__).resolve().parent / "results"
 MODEL = "all-MiniLM-L6-v2"
 BUDGET = 20
-
-
-class TruthDescriber:
-    """The simulator's ground truth as the screen (``--describer truth``)."""
-
-    def __init__(self, phone: VirtualPhone) -> None:
-        self.phone = phone
-
-    def describe(self, image: Any) -> Screen:
-        return self.phone.screen(captured=True)
-
-
-def make_describer(kind: str, phone: VirtualPhone) -> Any:
-    if kind == "truth":
-        return TruthDescriber(phone)
-    from screenpilot.vision.incremental import IncrementalDescriber
-
-    return IncrementalDescriber()
 
 
 @dataclass

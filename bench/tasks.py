@@ -11,7 +11,7 @@ AutoTask evaluation's definitions:
 - non-redundant completion: share of tasks done in exactly the minimal steps.
 
     .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
-                                    [--long-pages]
+                                    [--long-pages] [--describer vision|truth]
 
 ``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
 answers from the task's minimal solution: it proves the chain-of-screens loop
@@ -37,7 +37,7 @@ from typing import Any
 from screenpilot.agent import Agent, RunOptions
 from screenpilot.errors import ScreenpilotError
 from screenpilot.executor.adb import AdbDevice
-from screenpilot.model import ActionKind, Step
+from screenpilot.model import ActionKind, Screen, Step
 from screenpilot.planner.safety import KeywordSafety
 from screenpilot.planner.taskparse import norm
 from screenpilot.simulator.phone import VirtualPhone
@@ -166,14 +166,33 @@ def _solution_answer(task: Task) -> Any:
     return answer
 
 
-def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False) -> TaskResult:
+class TruthDescriber:
+    """The simulator's ground truth as the screen (``--describer truth``): measures
+    planning without vision's errors."""
+
+    def __init__(self, phone: VirtualPhone) -> None:
+        self.phone = phone
+
+    def describe(self, image: Any) -> Screen:
+        return self.phone.screen(captured=True)
+
+
+def make_describer(kind: str, phone: VirtualPhone) -> Any:
+    if kind == "truth":
+        return TruthDescriber(phone)
+    return IncrementalDescriber()
+
+
+def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
+             describer: str = "vision") -> TaskResult:
     phone = VirtualPhone()
     task.setup(phone)
     start = time.perf_counter()
     outcome = "error"
     steps: list[Step] = []
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), IncrementalDescriber(), make_planner(planner_kind, task),
+        agent = Agent(AdbDevice(serial), make_describer(describer, phone),
+                      make_planner(planner_kind, task),
                       options=RunOptions(out=out / task.id, max_steps=20, settle_timeout=2.0,
                                          settle_interval=0.05, long_pages=long_pages),
                       safety=KeywordSafety(), handover=None)
@@ -214,6 +233,9 @@ def main() -> int:
                         help="Only these tasks (comma-separated ids, e.g. clock_alarm_645am).")
     parser.add_argument("--long-pages", action="store_true",
                         help="Capture scrolling pages whole before planning.")
+    parser.add_argument("--describer", choices=("vision", "truth"), default="vision",
+                        help="vision (default: the product's pipeline on screenshots) or "
+                             "truth (the simulator's own screens: planning alone).")
     parser.add_argument("--include-sensitive", action="store_true",
                         help="Also run tasks that need a handover (they end in safety_stop).")
     args = parser.parse_args()
@@ -227,11 +249,13 @@ def main() -> int:
         tasks = [t for t in tasks if t.id in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
-    name = args.planner + ("-long" if args.long_pages else "")
+    name = args.planner + ("-long" if args.long_pages else "") + (
+        "-truth" if args.describer == "truth" else "") + ("-sel" if args.task or args.app
+                                                          or args.limit else "")
     out = RESULTS / f"runs-{name}"
     results = []
     for task in tasks:
-        r = run_task(task, args.planner, out, args.long_pages)
+        r = run_task(task, args.planner, out, args.long_pages, args.describer)
         results.append(r)
         print(f"{'ok ' if r.success else 'NO '} {task.id:40s} {r.executed:2d}/{r.min_steps} steps"
               f"  acc {r.accuracy:.2f}  {r.outcome:12s} {r.seconds:5.1f}s", flush=True)

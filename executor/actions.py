@@ -1,6 +1,8 @@
 """``Action`` -> gestures on a ``Device``, using the element boxes of the ``Screen``.
 
-A tap lands on the centre of the element's box (or the given point). When the
+A tap lands on the centre of the element's box (or the given point). Typing into
+a field taps it first; a field that already shows text (not a hint) is cleared, so
+the field ends up holding what was typed ("change the number to ..." replaces it). When the
 screen is a long page (``LongPage``) and the element lies below the fold, the
 page is scrolled first and the point recomputed from the pixels. Every target is
 checked to be on the screen before anything is sent.
@@ -86,6 +88,9 @@ def perform(device: Device, action: Action, screen: Screen,
         if action.element is not None:
             point, page = _point_on_screen(device, action, screen, page)
             device.tap(*point)
+            field = screen.element(action.element)
+            if field.text and not field.hint:
+                device.clear_text()
         assert action.text is not None
         device.type_text(action.text)
         return Performed(point, page)

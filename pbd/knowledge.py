@@ -475,7 +475,7 @@ class Knowledge:
         threshold = self.threshold if threshold is None else threshold
         if not self.tasks:
             return None
-        values = parse_task(command).values
+        values = parse_task(command).parameters
         masked = mask(command, values)
         words = content_words(masked)
         scored: list[tuple[float, TaskKnowledge, tuple[str, ...]]] = []
@@ -556,7 +556,7 @@ class Knowledge:
         end = by_index.get(path[-1].index)
         if start is None or end is None:
             return None
-        values = parse_task(task).values
+        values = parse_task(task).parameters
         ops = self.shortest_path(start[0], end[1], path, by_index, values, task)
         ops = [PathOp(op.kind, template(op.label, values), op.element_kind,
                       template(op.text, values), op.src, op.dst) for op in ops]
@@ -580,7 +580,7 @@ class Knowledge:
     def remember_phrasing(self, knowledge: TaskKnowledge, command: str) -> None:
         """A command that replayed ``knowledge`` successfully: match it next time too."""
         knowledge.uses += 1
-        masked = mask(command, parse_task(command).values)
+        masked = mask(command, parse_task(command).parameters)
         if masked not in knowledge.commands:
             knowledge.commands.append(masked)
 

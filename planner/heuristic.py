@@ -2,18 +2,37 @@
 
 Each turn it considers what can be done on this screen and picks the best:
 
-1. a switch or check box the task names, already in the wished state -> stop, done;
+0. on a home screen (three or more app names in view) -> open the app the task names
+   ("in the Shop app"), else the app whose purpose fits it (planner/apps.py: "ring
+   vibration" is a setting, "promo code" is the shop's), never one already tried;
+1. a slider the task names with a level ("brightness to 50%") -> tap that point
+   (just past the track's end for 0 % and 100 %);
+2. a switch or check box the task names, already in the wished state -> stop, done;
    in the other state -> tap it;
-2. a slider the task names with a level ("brightness to 50%") -> tap that point;
-3. an empty edit text while values from the command are untyped -> type the next
-   value that fits the field (digits into number fields, words into the rest);
-4. once every value is typed, a confirm button (Save, Done, OK, Add, Send, Set...)
+3. an edit text while values from the command are untyped -> type the next value
+   that fits the field (digits into number fields, words into the rest). Empty
+   fields first, then filled fields of a definite kind ("change the number to ...":
+   the executor replaces their text); a text that reads like a hint ("Phone") where
+   no field was detected counts as a field. Capitalised names are typed only when
+   the command creates something ("Create a contact for Alice"); "Call Bob Lee"
+   names a target to tap;
+4. on a form, the options the command names: AM/PM, days ("every weekend");
+5. once every value is typed, a confirm button (Save, Done, OK, Add, Send, Set...)
    -> tap it, and the turn after that -> stop, done;
-5. otherwise tap the element whose description (its label, kind and block caption,
-   and for app icons what the app is for) is most similar to the task, never the
-   same label twice; demonstrations in the hints raise the score of the labels
-   they tapped;
-6. nothing similar enough -> scroll down (twice at most), then go back, then give up.
+6. the last tap was the act the command's verb names ("Call", "Delete", "Sign out",
+   "Add to cart"; not a way to it like "Import from file") -> a confirmation that
+   repeats it is tapped once, then stop, done;
+7. otherwise tap the element whose description (its label, kind and block caption,
+   and for apps and common entries what they are for) is most similar to the task,
+   never the same label twice, never the status bar, the keyboard or the selected
+   tab; a floating "+" counts as "add" for commands that create; for commands that
+   act (delete, mark) a weak match loses to an unopened overflow menu; an "open" or
+   "what is" command is done once the page it names is open;
+8. nothing similar enough -> the overflow menu, then scroll down (twice at most),
+   then go back, then give up.
+
+A command of several parts ("Turn off WiFi, then enable bluetooth") is worked part
+by part; a switch part is done once a screen of the run showed it as wished.
 
 A demonstration in the hints (the best one retrieved for this task) comes first:
 its semantic steps are lined up with the history, and its next step is taken when
@@ -39,41 +58,19 @@ from screenpilot.model import (
     SECRET_PLACEHOLDER,
     Action,
     ActionKind,
+    BlockKind,
     Direction,
     Element,
     ElementKind,
     Screen,
     Step,
 )
+from screenpilot.planner.apps import app_names, is_app, named_app, purpose
 from screenpilot.planner.base import Decision, Demonstration, PlanHints
-from screenpilot.planner.taskparse import TaskIntent, norm, parse_task
+from screenpilot.planner.taskparse import STOP_WORDS, TaskIntent, clock_words, norm, parse_task
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
-#: What common apps and Android settings entries are for, so that "turn on wifi"
-#: finds the Settings icon and then "Network & internet".
-APP_PURPOSES: dict[str, str] = {
-    "network & internet": "wifi internet mobile data airplane mode hotspot sim network",
-    "网络和互联网": "wifi internet mobile data airplane mode hotspot network",
-    "connected devices": "bluetooth pair device cast printing nfc",
-    "已连接的设备": "bluetooth pair device",
-    "display": "brightness dark theme font size screen timeout rotate",
-    "sound & vibration": "volume ringtone vibrate vibration do not disturb media alarm",
-    "security & privacy": "screen lock pin password pattern fingerprint app pinning privacy",
-    "apps": "installed apps app info uninstall default apps notifications permissions",
-    "about phone": "android version build number model phone name",
-    "battery": "battery saver usage percentage",
-    "storage": "storage space free up files",
-    "settings": "wifi internet network bluetooth airplane mode display brightness dark theme "
-                "sound volume vibrate security screen lock pin apps battery storage about phone",
-    "设置": "wifi internet network bluetooth airplane display brightness dark theme sound",
-    "contacts": "contacts people add contact save phone number name import vcf",
-    "clock": "clock alarm wake me up timer stopwatch",
-    "messages": "messages sms text message send conversation",
-    "shop": "shop buy order cart purchase product search item",
-}
-#: App names (stemmed like ``_stems``): where a task happens, not what it asks for.
-APP_NAMES = frozenset({"settings", "setting", "contact", "clock", "message", "shop", "设置"})
 CONFIRM_WORDS = ("save", "done", "ok", "add", "set", "send", "create", "confirm", "apply",
                  "import", "保存", "完成", "确定")
 TAPPABLE = {ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
@@ -97,29 +94,93 @@ def describe_for_match(e: Element, screen: Screen) -> str:
         caption = screen.block(e.block_id).caption
         if caption and caption != label:
             parts.append(f"in {caption}")
-    purpose = APP_PURPOSES.get(label.strip().lower())
-    if purpose:
-        parts.append(f"app for {purpose}")
+    what = purpose(label)
+    if what:
+        parts.append(f"app for {what}")
     return " ".join(p for p in parts if p)
 
 
 def purpose_bonus(intent: TaskIntent, e: Element) -> float:
     """0.4 when the element is an app whose purpose names a word of the task."""
-    purpose = APP_PURPOSES.get(e.label.strip().lower())
-    if not purpose:
+    what = purpose(e.label)
+    if not what:
         return 0.0
-    return 0.4 if intent.words & set(norm(purpose).split()) else 0.0
+    return 0.4 if _stems(" ".join(intent.words)) & _stems(what) else 0.0
+
+
+def in_system_bar(e: Element, screen: Screen) -> bool:
+    """Whether ``e`` sits in the status bar or the navigation bar (indicators and the
+    system's own keys, never what a task asks to tap)."""
+    bars = [x.box for x in screen.elements
+            if x.kind in (ElementKind.STATUS_BAR, ElementKind.NAVIGATION_BAR)]
+    bars += [b.box for b in screen.blocks
+             if b.kind in (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR)]
+    cx, cy = e.box.center
+    return any(b.x1 <= cx <= b.x2 and b.y1 <= cy <= b.y2 for b in bars)
+
+
+#: First words of commands that ask to see something (done once it is on the screen).
+QUESTION_VERBS = frozenset({"what", "what's", "check", "show", "find", "see", "view",
+                            "look up", "where", "how"})
+#: First words of commands that flip a setting ("start the stopwatch" does not).
+SWITCH_VERBS = frozenset({"turn", "switch", "enable", "disable", "toggle", "activate",
+                          "deactivate", "put"})
+#: First words of commands that look or go somewhere rather than act on something.
+PASSIVE_VERBS = frozenset({"open", "go", "show", "check", "what", "find", "see", "view",
+                           "turn", "set", "use", "navigate", "launch", "look up", "where",
+                           "how", "change", "start", "create", "add", "new"})
+#: Icon labels of overflow menus.
+OVERFLOW = frozenset({"more vert", "more options", "dots vertical", "more", "menu",
+                      "more horiz", "dots horizontal", "overflow", "更多"})
+#: Labels of buttons that create something (a "+" floating button reads "add").
+CREATE_LABELS = frozenset({"add", "plus", "create", "new", "compose", "start chat",
+                           "create contact", "add contact", "new message", "添加", "新建"})
+CREATE_VERBS = frozenset({"add", "create", "new", "set", "make", "start", "compose", "write"})
+
+
+def acted_on(step: Step) -> Element | None:
+    """The element a step acted on: by its id, or for a tap at a point the smallest
+    element there, else a switch on that row (a row opened beside its switch)."""
+    a = step.action
+    if a.element is not None:
+        try:
+            return step.before.element(a.element)
+        except KeyError:
+            return None
+    if a.point is None:
+        return None
+    x, y = a.point
+    hits = [e for e in step.before.elements
+            if e.box.x1 <= x <= e.box.x2 and e.box.y1 <= y <= e.box.y2 and e.label]
+    if hits:
+        return min(hits, key=lambda e: e.box.area)
+    row = [e for e in step.before.elements if e.kind in TOGGLES and e.box.y1 <= y <= e.box.y2]
+    return row[0] if row else None
 
 
 def _tapped_labels(history: Sequence[Step]) -> list[str]:
     out = []
     for s in history:
-        if s.action.kind is ActionKind.TAP and s.action.element is not None:
-            try:
-                out.append(norm(s.before.element(s.action.element).label))
-            except KeyError:
-                continue
+        if s.action.kind is ActionKind.TAP:
+            e = acted_on(s)
+            if e is not None:
+                out.append(norm(e.label))
     return out
+
+
+_ADD_TO = re.compile(r"\badd\b.*\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|"
+                     r"wish ?list)\b", re.I)
+
+
+def _label_at(step: Step) -> str:
+    """The label (or icon label) of the element a step acted on ("" when none)."""
+    if step.action.element is None:
+        return ""
+    try:
+        e = step.before.element(step.action.element)
+    except KeyError:
+        return ""
+    return e.label or e.icon_label
 
 
 def _typed(history: Sequence[Step]) -> list[str]:
@@ -155,15 +216,104 @@ FIELD_WORDS = ("name", "first name", "last name", "phone", "number", "email", "s
                "password", "username", "city", "title", "note", "搜索", "姓名", "电话")
 
 
+def keyboard_top(screen: Screen) -> int | None:
+    """Where an on-screen keyboard starts: a keyboard block, else eight or more
+    one-character keys in the lower half (its keys are no targets)."""
+    for b in screen.blocks:
+        if b.kind is BlockKind.KEYBOARD:
+            return b.box.y1
+    keys = [e for e in screen.elements if e.box.y1 > screen.height * 0.5
+            and e.kind in (ElementKind.BUTTON, ElementKind.TEXT) and len(e.label.strip()) <= 1]
+    if len(keys) < 8:
+        return None
+    return min(e.box.y1 for e in keys)
+
+
+def floating_button(screen: Screen, bottom: int | None = None) -> Element | None:
+    """An unlabelled round button low at the right (a floating "+" button)."""
+    bottom = bottom or screen.height
+    for e in screen.elements:
+        w, h = e.box.width, e.box.height
+        if e.kind in (ElementKind.BUTTON, ElementKind.ICON, ElementKind.IMAGE) and not e.text \
+                and 0.08 * screen.width <= w <= 0.25 * screen.width and 0.7 <= w / max(h, 1) \
+                <= 1.4 and e.box.center[0] > 0.6 * screen.width \
+                and 0.55 * screen.height < e.box.center[1] < bottom \
+                and not in_system_bar(e, screen) \
+                and (not e.icon_label or norm(e.icon_label) in CREATE_LABELS):
+            return e
+    return None
+
+
+def _is_hint_text(e: Element) -> bool:
+    text = norm(e.text)
+    return e.kind is ElementKind.TEXT and any(text == w or text.startswith(w + " ")
+                                              for w in FIELD_WORDS)
+
+
 def _empty_fields(screen: Screen) -> list[Element]:
-    """Empty edit texts; without any detected, the texts that read like field hints."""
-    fields = [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
-              and (e.hint or not e.text)]
-    if fields or any(e.kind is ElementKind.EDIT_TEXT for e in screen.elements):
-        return fields
-    hints = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT
-             and any(norm(e.text) == w or norm(e.text).startswith(w + " ") for w in FIELD_WORDS)]
-    return hints if len(hints) >= 2 else []   # a form has several fields
+    """Empty edit texts, and texts that read like a field's hint ("Phone") where the
+    detector found no field: beside detected fields when there are some (aligned with
+    them), else when there are two or more (a form has several fields)."""
+    top = keyboard_top(screen) or screen.height
+    order = [e for e in screen.reading_order() if e.box.y1 < top]
+    fields = [e for e in order if e.kind is ElementKind.EDIT_TEXT and (e.hint or not e.text)]
+    edits = [e for e in order if e.kind is ElementKind.EDIT_TEXT]
+    hints = [e for e in order if _is_hint_text(e)
+             and not any(w.box.intersection(e.box) > 0.5 * e.box.area for w in edits)]
+    if edits:
+        hints = [h for h in hints if any(abs(h.box.x1 - f.box.x1) <= 0.08 * screen.width
+                                         or f.box.x1 <= h.box.x1 <= f.box.x1 + 0.1 * screen.width
+                                         for f in edits)]
+        return sorted(fields + hints, key=lambda e: (e.box.y1, e.box.x1))
+    return hints if len(hints) >= 2 else []
+
+
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAY_WORDS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
+              "saturday": 5, "sunday": 6}
+
+
+def wanted_options(task: str) -> list[str]:
+    """Option labels a command asks for, as ``norm`` reads them: 'am' / 'pm' after a
+    time, days of the week ('mon'..'sun') from day names, ranges, weekdays, weekends."""
+    text = norm(task.replace("-", " "))
+    out: list[str] = []
+    if re.search(r"\d\s*pm\b|\bpm\b|p\.m\.|in the (afternoon|evening)|at night|tonight",
+                 task.lower()):
+        out.append("pm")
+    elif re.search(r"\d\s*am\b|a\.m\.|in the morning", task.lower()):
+        out.append("am")
+    days: list[int] = []
+    if re.search(r"\bweekdays?\b|\bworkdays?\b", text):
+        days += range(5)
+    if re.search(r"\bweekends?\b", text):
+        days += [5, 6]
+    if re.search(r"\b(every ?day|daily)\b", text):
+        days += range(7)
+    m = re.search(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s? (?:to|"
+                  r"through|until|till) (monday|tuesday|wednesday|thursday|friday|saturday|"
+                  r"sunday)s?\b", text)
+    if m:
+        days += range(_DAY_WORDS[m.group(1)], _DAY_WORDS[m.group(2)] + 1)
+    else:
+        days += [i for w, i in _DAY_WORDS.items() if re.search(rf"\b{w}s?\b", text)]
+    out += [_DAYS[i] for i in dict.fromkeys(days)]
+    return out
+
+
+def _filled_fields(screen: Screen) -> list[Element]:
+    """Edit texts that show a value (not a hint) and ask for a definite kind of value."""
+    return [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
+            and e.text and not e.hint and not e.password and field_kind(e) != "text"]
+
+
+def _satisfied(value: str, typed: Sequence[str], screen: Screen) -> bool:
+    """A value is typed already, or a field on the screen already holds it."""
+    if value in typed:
+        return True
+    want = norm(value).replace(" ", "")
+    return bool(want) and any(norm(e.text).replace(" ", "") == want for e in screen.elements
+                              if e.kind is ElementKind.EDIT_TEXT and not e.hint)
 
 
 def field_kind(e: Element) -> str:
@@ -366,24 +516,91 @@ def demo_progress(steps: Sequence[str], history: Sequence[Step]) -> int:
 #: Words that mean the same thing on buttons.
 SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
             "dial": "call", "text": "message", "sms": "message", "favorite": "star",
-            "favourite": "star", "favorites": "star", "wifi": "wifi", "modify": "edit",
-            "change": "edit"}
+            "favourite": "star", "favorites": "star", "favourites": "star", "wifi": "wifi",
+            "modify": "edit", "change": "edit", "pencil": "edit", "chat": "message",
+            "conversation": "message", "log": "sign", "logout": "sign out"}
+#: Words of icon names that say how the icon is drawn, not what it does.
+STYLE_WORDS = frozenset({"outline", "outlined", "filled", "rounded", "sharp", "variant", "alt",
+                         "two", "tone"})
 
 
 def _stems(text: str) -> set[str]:
     out = set()
-    for w in norm(text).split():
-        w = SYNONYMS.get(w, w)
-        out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
+    for w in norm(clock_words(text)).split():
+        if w in STYLE_WORDS:
+            continue
+        out.add(stem(SYNONYMS.get(w, w)))
     return out
 
 
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ions", "ion", "ates", "ate", "ed", "es", "e",
+             "s")
+
+
+def stem(word: str) -> str:
+    """A crude English stem: 'vibration', 'vibrate' -> 'vibr'; 'alarms' -> 'alarm'."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)]
+    return word
+
+
+#: App names (stemmed like ``_stems``): where a task happens, not what it asks for.
+APP_NAMES = frozenset({stem(w) for n in app_names() for w in n.split()})
+
+
 def _lexical(intent: TaskIntent, label: str) -> float:
-    """Share of the label's words (stemmed, synonyms folded) that the task uses."""
-    words = _stems(label)
+    """Share of the label's words (stemmed, synonyms folded) that the task uses; app
+    names do not count ("Contact info" is no match for "delete contact Frank")."""
+    words = _stems(label) - APP_NAMES
     if not words:
         return 0.0
     return len(words & _stems(" ".join(intent.words))) / len(words)
+
+
+_THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然后|然后)\s*",
+                   re.I)
+
+
+def _row_text(els: Sequence[Element], i: int) -> int:
+    """An unlabelled icon at the start of a list row stands for the row: tap the row's
+    text instead (the same row, what a person reads and taps)."""
+    icon = els[i]
+    if icon.text or icon.kind not in (ElementKind.ICON, ElementKind.IMAGE):
+        return i
+    row = [j for j, e in enumerate(els) if e.kind is ElementKind.TEXT and e.text
+           and e.box.x1 >= icon.box.x2 - 4 and e.box.x1 - icon.box.x2 <= icon.box.width * 3
+           and min(e.box.y2, icon.box.y2) - max(e.box.y1, icon.box.y1)
+           >= 0.5 * min(e.box.height, icon.box.height)]
+    return min(row, key=lambda j: els[j].box.x1) if row else i
+
+
+def split_task(task: str) -> list[str]:
+    """A command of several steps ("Turn off WiFi, then enable bluetooth") in its parts."""
+    parts = [p.strip(" ,.") for p in _THEN.split(task) if p and p.strip(" ,.")]
+    return parts if len(parts) > 1 else [task]
+
+
+def _opened(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
+    """The last tap opened what an "open ..." task names: its label uses only the
+    task's words, and nothing on the new page names a task word not reached yet
+    ("Orders" opens "my order history"; for "my Yoga Mat order" the 'Yoga Mat' row
+    is still to open)."""
+    last = history[-1] if history else None
+    if last is None or last.action.kind is not ActionKind.TAP or \
+            _lexical(intent, _label_at(last)) < 0.99:
+        return False
+    task = _stems(" ".join(intent.words)) - APP_NAMES
+    covered: set[str] = set()
+    for s in history:
+        if s.action.kind is ActionKind.TAP:
+            covered |= _stems(_label_at(s))
+    for e in screen.elements:
+        if e.kind in TAPPABLE and e.label and not in_system_bar(e, screen):
+            words = _stems(e.label) - APP_NAMES
+            if words and words <= task and words - covered:
+                return False
+    return True
 
 
 class HeuristicPlanner:
@@ -401,6 +618,12 @@ class HeuristicPlanner:
 
     def next(self, task: str, screen: Screen, history: Sequence[Step], *,
              hints: PlanHints | None = None) -> Decision:
+        parts = split_task(task)
+        if len(parts) > 1:
+            # "turn off wifi, then enable bluetooth": the first part not done yet
+            # (switch parts are done once a screen showed the switch as wished)
+            done = [p for p in parts[:-1] if self._switched(parse_task(p), screen, history)]
+            task = next(p for p in parts if p not in done)
         intent = parse_task(task)
         hints = hints or PlanHints()
         if len(history) >= self.max_steps:
@@ -412,7 +635,8 @@ class HeuristicPlanner:
             follow = self._follow(intent, screen, history, demo)
             if follow is not None:
                 return follow
-        for rule in (self._toggle, self._slider, self._type, self._confirm):
+        for rule in (self._launcher, self._slider, self._toggle, self._type, self._options,
+                     self._confirm, self._finish):
             decision = rule(intent, screen, history)
             if decision is not None:
                 return decision
@@ -421,6 +645,16 @@ class HeuristicPlanner:
             return Decision(Action(ActionKind.STOP, done=True),
                             f"every step of the demonstration '{demo.instruction}' is done")
         return self._navigate(intent, screen, history, hints)
+
+    def _switched(self, intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
+        """Whether a screen of this run showed the switch ``intent`` names as wished."""
+        if intent.switch_to is None:
+            return False
+        for shown in (*(s.before for s in history), screen):
+            found = self._named(intent, shown, TOGGLES)
+            if found is not None and found[0].checked is intent.switch_to:
+                return True
+        return False
 
     # --- following a demonstration ---------------------------------------------------------
     def _follow(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
@@ -509,6 +743,76 @@ class HeuristicPlanner:
         i = int(np.argmax(score))
         return (els[i], float(score[i])) if score[i] >= self.threshold + 0.25 else None
 
+    def _launcher(self, intent: TaskIntent, screen: Screen,
+                  history: Sequence[Step]) -> Decision | None:
+        """On a home screen (three or more app names in view) open the app the task
+        names, else the app whose purpose fits the task best and was not tried yet."""
+        apps = [e for e in screen.elements if e.kind in TAPPABLE and e.text and is_app(e.text)
+                and not in_system_bar(e, screen)]
+        if len({norm(e.text) for e in apps}) < 3:
+            return None
+        tried = set(_tapped_labels(history))
+        named = named_app(intent.text, [e.text for e in apps])
+        if named is not None and norm(named) not in tried:
+            e = next(e for e in apps if e.text == named)
+            return Decision(Action(ActionKind.TAP, element=e.id), f"the task names '{e.text}'")
+        apps = [e for e in apps if norm(e.text) not in tried]
+        if not apps:
+            return None
+        texts = [f"{e.text} app for {purpose(e.text)}" for e in apps]
+        score = self._similarity(intent.text, texts)
+        task = _stems(" ".join(intent.words))
+        flat = intent.text.replace(" ", "")
+        for i, e in enumerate(apps):
+            words = _stems(purpose(e.text))
+            hits = len(task & words) + sum(1 for w in words if not w.isascii() and w in flat)
+            score[i] += 0.3 * min(hits, 3)
+        order = np.argsort(-score)
+        best = apps[int(order[0])]
+        return Decision(Action(ActionKind.TAP, element=best.id),
+                        f"'{best.text}' is the app for this task ({score[order[0]]:.2f})",
+                        alternatives=tuple((Action(ActionKind.TAP, element=apps[int(j)].id),
+                                            float(score[j])) for j in order[1:4]))
+
+    def _finish(self, intent: TaskIntent, screen: Screen,
+                history: Sequence[Step]) -> Decision | None:
+        """The last tap did what the task's verb says ("Call", "Delete", "Sign out"): a
+        confirmation that repeats it is tapped once, otherwise the task is done."""
+        verb = _stems(intent.verb)
+        onto = _ADD_TO.search(intent.text)
+        if onto:                               # "add X to my favorites": the star is the act
+            verb = _stems(onto.group(1))
+        if not verb or intent.verb in ("turn", "open", "go", "set", "show", "check", "what",
+                                       "find", "search", "change", "edit"):
+            return None
+        last = history[-1] if history else None
+        if last is None or last.action.kind is not ActionKind.TAP or last.action.element is None:
+            return None
+        try:
+            tapped = last.before.element(last.action.element)
+        except KeyError:
+            return None
+        label = tapped.label or tapped.icon_label
+        words = _stems(label) - STOP_WORDS
+        task = _stems(" ".join(intent.words)) | verb
+        # the act itself ("Call", "Add to cart"), not a way to it ("Import from file")
+        if not verb <= words or not words <= task or norm(label) in {norm(a) for a in app_names()}:
+            return None
+        again = [e for e in screen.elements if e.kind in TAPPABLE and e.label
+                 and norm(e.label) == norm(tapped.text or label) and not in_system_bar(e, screen)]
+        repeats = 0
+        for s in reversed(history):
+            if s.action.kind is ActionKind.TAP and s.action.element is not None and \
+                    verb <= _stems(_label_at(s)):
+                repeats += 1
+            else:
+                break
+        if again and repeats < 2:
+            e = max(again, key=lambda x: (x.kind is ElementKind.BUTTON, x.box.y1))
+            return Decision(Action(ActionKind.TAP, element=e.id),
+                            f"confirm '{e.label}'")
+        return Decision(Action(ActionKind.STOP, done=True), f"tapped '{label}'")
+
     def _toggle(self, intent: TaskIntent, screen: Screen,
                 history: Sequence[Step]) -> Decision | None:
         if intent.switch_to is None:
@@ -529,7 +833,7 @@ class HeuristicPlanner:
         """The setting's row was tapped but no switch is seen to confirm it: say so and
         stop, rather than wander (honest: not claimed done)."""
         last = _tapped_labels(history[-1:])
-        if not last or not history[-1].before.elements:
+        if not last or not history[-1].before.elements or intent.verb not in SWITCH_VERBS:
             return None
         label = last[0]
         still_there = any(norm(e.label) == label for e in screen.elements)
@@ -548,8 +852,15 @@ class HeuristicPlanner:
             return None
         e, _ = found
         x = round(e.box.x1 + intent.level * (e.box.width - 1))
+        # the ends: a little past the track (a slider clamps), so 0 % and 100 % are exact
+        if intent.level >= 0.999:
+            x = min(screen.width - 1, e.box.x2 + e.box.height // 4)
+        elif intent.level <= 0.001:
+            x = max(0, e.box.x1 - e.box.height // 4)
         last = history[-1].action if history else None
-        if last is not None and last.kind is ActionKind.TAP and last.point == (x, e.box.center[1]):
+        if last is not None and last.kind is ActionKind.TAP and last.point is not None and \
+                abs(last.point[0] - x) <= e.box.height and \
+                e.box.y1 <= last.point[1] <= e.box.y2:
             return Decision(Action(ActionKind.STOP, done=True),
                             f"'{e.label}' set to {round(intent.level * 100)}%")
         return Decision(Action(ActionKind.TAP, point=(x, e.box.center[1])),
@@ -557,11 +868,21 @@ class HeuristicPlanner:
 
     def _type(self, intent: TaskIntent, screen: Screen,
               history: Sequence[Step]) -> Decision | None:
+        """The next value of the command into the first field that fits it: empty
+        fields first, then filled ones of a definite kind (a phone number to change)
+        that this run has not typed into yet. A value a field already shows is done."""
         searching = bool(intent.words & {"search", "find", "look", "搜索"})
-        fields = [f for f in _empty_fields(screen) if searching or "search" not in
-                  norm(f"{f.text} {f.caption}")]
+        empty = [f for f in _empty_fields(screen) if searching or not is_search_field(f)]
         typed = _typed(history)
-        pending = [p for p in value_parts(intent.values, fields, typed) if p[0] not in typed]
+        typed_into = {norm(field_label_of(s.before.element(s.action.element)))
+                      for s in history if s.action.kind is ActionKind.TYPE
+                      and s.action.element is not None
+                      and s.action.element in {e.id for e in s.before.elements}}
+        filled = [e for e in _filled_fields(screen)
+                  if norm(field_label_of(e)) not in typed_into]
+        fields = empty + filled
+        pending = [p for p in value_parts(intent.values, fields, typed)
+                   if not _satisfied(p[0], typed, screen)]
         for value, kind in pending:
             for f in fields:
                 if _fits(kind, field_kind(f)):
@@ -573,12 +894,36 @@ class HeuristicPlanner:
                                     + (" and search" if search else ""))
         return None
 
+    @staticmethod
+    def _options(intent: TaskIntent, screen: Screen,
+                 history: Sequence[Step]) -> Decision | None:
+        """On a form (a page with fields), the options the task names: AM/PM, days of
+        the week ("every weekend" -> Sat, Sun), each tapped once unless already checked."""
+        if not any(e.kind is ElementKind.EDIT_TEXT for e in screen.elements):
+            return None
+        wanted = wanted_options(intent.text)
+        if not wanted:
+            return None
+        tapped = set(_tapped_labels(history))
+        for option in wanted:
+            if option in tapped:
+                continue
+            hits = [e for e in screen.elements if e.kind in TAPPABLE
+                    and norm(e.label) == option and not in_system_bar(e, screen)]
+            if not hits:
+                continue
+            if any(e.checked for e in hits):
+                continue
+            e = min(hits, key=lambda x: (x.kind not in TOGGLES, x.kind is ElementKind.TEXT))
+            return Decision(Action(ActionKind.TAP, element=e.id), f"choose '{e.label}'")
+        return None
+
     def _confirm(self, intent: TaskIntent, screen: Screen,
                  history: Sequence[Step]) -> Decision | None:
         typed = _typed(history)
-        if not intent.values or not typed or any(
-                v not in typed and not all(w in typed for w in v.split())
-                for v in intent.values):
+        parts = value_parts(intent.values, _empty_fields(screen) + _filled_fields(screen), typed)
+        if not intent.values or not typed or not all(_satisfied(v, typed, screen)
+                                                     for v, _ in parts):
             return None
         last_label = _tapped_labels(history[-1:])
         if last_label and last_label[0] in CONFIRM_WORDS:
@@ -586,7 +931,8 @@ class HeuristicPlanner:
         if _submitted(history):
             return Decision(Action(ActionKind.STOP, done=True),
                             f"searched for '{typed[-1]}'")
-        buttons = [e for e in screen.elements if norm(e.label) in CONFIRM_WORDS]
+        buttons = [e for e in screen.elements if e.text and norm(e.text) in CONFIRM_WORDS
+                   and not in_system_bar(e, screen)]
         if not buttons:
             return self._send(screen, history)
         best = max(buttons, key=lambda e: (e.kind is ElementKind.BUTTON, -e.box.y1))
@@ -622,26 +968,61 @@ class HeuristicPlanner:
 
     def _navigate(self, intent: TaskIntent, screen: Screen, history: Sequence[Step],
                   hints: PlanHints) -> Decision:
-        if intent.open_only and history and self._title_matches(intent, screen):
+        if intent.open_only and history and (self._title_matches(intent, screen, history)
+                                             or _opened(intent, screen, history)):
             return Decision(Action(ActionKind.STOP, done=True), "the page is open")
         tapped = _tapped_labels(history)
+        kb = keyboard_top(screen) or screen.height
+        typed = {norm(t) for t in _typed(history)}
         els = [e for e in screen.elements if e.kind in TAPPABLE and e.label
-               and norm(e.label) not in tapped and e.kind is not ElementKind.EDIT_TEXT]
+               and norm(e.label) not in tapped and e.kind is not ElementKind.EDIT_TEXT
+               and (e.kind not in TOGGLES or intent.switch_to is None)
+               and not e.selected and not in_system_bar(e, screen) and e.box.y1 < kb
+               and norm(e.label) not in typed]
+        creating = bool(_stems(intent.verb) & _stems(" ".join(CREATE_VERBS))) or bool(
+            intent.words & {"new", "create"})
+        fab = floating_button(screen, kb)
+        if creating and fab is not None and "add" not in tapped and fab not in els:
+            els.append(fab)
+        menu = self._overflow(screen, tapped)
         if els:
-            texts = [describe_for_match(e, screen) for e in els]
+            texts = [describe_for_match(e, screen) if e is not fab else "add button"
+                     for e in els]
             score = self._similarity(intent.text, texts)
             score += np.array([0.5 * _lexical(intent, e.label) + purpose_bonus(intent, e)
+                               + (0.4 if creating and (norm(e.label) in CREATE_LABELS
+                                                       or e is fab) else 0.0)
                                for e in els])
             score += self._demo_bonus(hints, els)
             i = int(np.argmax(score))
+            if menu is not None and score[i] < 0.55 and intent.verb not in PASSIVE_VERBS:
+                return menu          # "delete", "mark all": a weak match is worse than the menu
             if score[i] >= self.threshold:
+                i = _row_text(els, i)
+                if els[i].kind in TOGGLES:   # open the switch's row, not flip the switch
+                    e = els[i]
+                    return Decision(Action(ActionKind.TAP, point=(
+                        max(0, min(e.box.x1 - 1, round(screen.width * 0.3))), e.box.center[1])),
+                        f"open the row of '{e.label}' ({score[i]:.2f})")
                 alternatives = tuple(
                     (Action(ActionKind.TAP, element=els[j].id), float(score[j]))
                     for j in np.argsort(-score)[1:4])
                 return Decision(Action(ActionKind.TAP, element=els[i].id),
-                                f"'{els[i].label}' is the closest match to the task "
+                                f"'{els[i].label or 'add'}' is the closest match to the task "
                                 f"({score[i]:.2f})", alternatives=alternatives)
+        if menu is not None:
+            return menu
         return self._fallback(history)
+
+    @staticmethod
+    def _overflow(screen: Screen, tapped: Sequence[str]) -> Decision | None:
+        """An overflow menu (the three dots) not opened yet: actions hide there."""
+        for e in screen.elements:
+            if norm(e.icon_label or e.label) in OVERFLOW and norm(e.label) not in tapped \
+                    and not in_system_bar(e, screen):
+                return Decision(Action(ActionKind.TAP, element=e.id),
+                                "nothing here matches the task: open the menu")
+        return None
 
     def _fallback(self, history: Sequence[Step]) -> Decision:
         recent = [s.action.kind for s in history[-(self.max_scrolls + 1):]]
@@ -671,15 +1052,23 @@ class HeuristicPlanner:
         vectors = self.encode([task, *texts])
         return np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
 
-    def _title_matches(self, intent: TaskIntent, screen: Screen) -> bool:
-        """A title near the top names the page the task asks for. An app's name alone
-        ("Shop") only counts when the task names nothing but the app: "open my order
-        history in the Shop app" is not done on the Shop's home page."""
+    def _title_matches(self, intent: TaskIntent, screen: Screen,
+                       history: Sequence[Step] = ()) -> bool:
+        """A title near the top names the page the task asks for; for a question
+        ("what is", "check", "show") a line anywhere on the page that names what is
+        asked for in two or more of the task's words ("Android version"). An app's name
+        alone ("Shop") only counts when the task names nothing but the app: "open my
+        order history in the Shop app" is not done on the Shop's home page."""
         texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
         top = [e for e in texts if e.box.y1 < screen.height * 0.15]
         wanted = _stems(" ".join(intent.words)) - APP_NAMES
-        return any(_lexical(intent, e.text) >= 0.99
-                   and (not wanted or bool(_stems(e.text) - APP_NAMES)) for e in top[:3])
+        if any(_lexical(intent, e.text) >= 0.99
+               and (not wanted or bool(_stems(e.text) - APP_NAMES)) for e in top[:3]):
+            return True
+        if intent.verb not in QUESTION_VERBS or (history and is_app(_label_at(history[-1]))):
+            return False        # an app's first page lists things to open, not answers
+        return any(len(_stems(e.text) - APP_NAMES) >= 2 and _lexical(intent, e.text) >= 0.99
+                   for e in texts)
 
     @staticmethod
     def _demo_bonus(hints: PlanHints, els: Sequence[Element]) -> np.ndarray:

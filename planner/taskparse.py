@@ -12,11 +12,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from screenpilot.planner.apps import app_names
+
 _ON = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
+                 r"|^\s*(show|use)\b"
                  r"|\bon\s*$|打开|开启|启用", re.I)
 _OFF = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}off\b|\b(disable|deactivate|stop)\b"
+                  r"|^\s*hide\b"
                   r"|\boff\s*$|关闭|停用", re.I)
-_OPEN = re.compile(r"^\s*(open|go to|navigate to|launch|打开|进入)\b", re.I)
+#: "Turn my phone to Dark theme": a mode's name (capitalised) after "to" turns it on.
+_TO_MODE = re.compile(r"\b(?:[Tt]urn|[Ss]witch|[Cc]hange|[Pp]ut)\s+(?:\w+\s+){0,3}(?:to|into)\s+"
+                      r"(?:the\s+)?[A-Z][a-z]")
+_OPEN = re.compile(r"^\s*(?:(?:please|can you|could you)\s+)?(open|go to|navigate to|launch|"
+                   r"show( me)?|view|check|see|find|look up|what is|what's|what are|where is|"
+                   r"how much|打开|进入|查看)\b", re.I)
+#: The verb a command starts with ("sign out", "call", "delete"), after please / can you.
+_VERB = re.compile(r"^\s*(?:(?:please|can you|could you|help me|i want to|i need to)\s+)?"
+                   r"(sign out|log out|mark all|add to cart|[a-z]+)\b", re.I)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
@@ -37,14 +49,21 @@ _STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "and", "with", "for"
          "named", "called", "as", "new", "please", "at", "from", "is", "be", "their", "his",
          "her", "it", "this", "that", "settings", "setting", "app", "open", "go", "show",
          "turn", "set", "can", "you", "could", "me", "i"}
+STOP_WORDS = frozenset(_STOP)
 #: Capitalised words that are no values to type.
 _NOT_NAMES = _STOP | {"contact", "contacts", "number", "phone", "message", "save", "add",
                       "create", "send", "alarm", "delete", "call", "search", "text", "wifi",
                       "wi", "fi", "bluetooth", "monday", "tuesday", "wednesday", "thursday",
-                      "friday", "saturday", "sunday", "am", "pm",
-                      # app names say where, not what to type
-                      "shop", "messages", "clock", "chrome", "camera", "gallery",
-                      "photos", "gmail", "maps", "calendar", "files"}
+                      "friday", "saturday", "sunday", "am", "pm"} | app_names()
+#: Verbs of commands whose capitalised names are typed (a new contact's name).
+_TYPING_VERBS = {"add", "create", "save", "new", "make", "type", "write", "enter", "rename",
+                 "name", "label", "register", "sign"}
+_NAMING = re.compile(r"\b(named|called|name is|name as|label(?:led)? it|titled)\b", re.I)
+#: "add X to my cart": X is picked, not typed.
+_ONTO = re.compile(r"\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|wish ?list)\b",
+                   re.I)
+#: Codes to type: capitals and digits together ("SAVE10").
+_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{4,}\b")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
 
@@ -57,22 +76,46 @@ class TaskIntent:
     values: tuple[str, ...]
     level: float | None
     open_only: bool
+    verb: str = ""
+    #: Names the command acts on but does not ask to type ("Call Bob Lee").
+    targets: tuple[str, ...] = ()
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """Everything the command names: values to type, then targets."""
+        return self.values + self.targets
 
     @property
     def words(self) -> set[str]:
-        return {w for w in norm(self.text).split() if w not in _STOP}
+        return {w for w in norm(clock_words(self.text)).split() if w not in _STOP}
+
+
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b",
+                   re.I)
+
+
+def clock_words(text: str) -> str:
+    """Times as one word each: '6:30AM', '6:30 AM' and '6:30' all read 't0630'."""
+    def word(m: re.Match[str]) -> str:
+        if m.group(3):
+            hour = int(m.group(1)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
+            return f" t{hour:02d}{m.group(2) or '00'} "
+        return f" t{int(m.group(4)):02d}{m.group(5)} "
+    return _TIME.sub(word, text)
 
 
 def norm(text: str) -> str:
-    """Lower-case, punctuation out, 'Wi-Fi' == 'wifi'."""
-    text = text.lower().replace("wi-fi", "wifi").replace("wlan", "wifi")
+    """Lower-case, punctuation out, 'Wi-Fi' == 'wifi', 'more_vert' == 'more vert'."""
+    text = text.lower().replace("wi-fi", "wifi").replace("wlan", "wifi").replace("_", " ")
     return re.sub(r"[^\w\s]", "", text).strip()
 
 
-def _values(text: str) -> list[str]:
+def _values(text: str) -> list[tuple[str, bool]]:
     """Quoted texts, emails, clock times (hour, minute), numbers, and (when nothing is
-    quoted) capitalised names, in the order the command gives them."""
+    quoted) capitalised names, in the order the command gives them; each with whether
+    it is such a name."""
     found: list[tuple[int, str]] = []
+    names: set[str] = set()
 
     def take(pattern: re.Pattern[str], rest: str) -> str:
         for m in pattern.finditer(rest):
@@ -86,7 +129,7 @@ def _values(text: str) -> list[str]:
         return pattern.sub(lambda m: " " * len(m.group(0)), rest)
 
     rest = text
-    for pattern in (_QUOTED, _EMAIL, _CLOCK, _NUMBER):
+    for pattern in (_QUOTED, _EMAIL, _CLOCK, _NUMBER, _CODE):
         rest = take(pattern, rest)
     if not _QUOTED.search(text):
         for pattern in (_SEARCH, _BODY):
@@ -103,7 +146,9 @@ def _values(text: str) -> list[str]:
                 start += len(m.group(1)) - len(word)
             if word and norm(word) not in _NOT_NAMES:
                 found.append((start, word))
-    return list(dict.fromkeys(v for _, v in sorted(found, key=lambda p: p[0])))
+                names.add(word)
+    ordered = dict.fromkeys(v for _, v in sorted(found, key=lambda p: p[0]))
+    return [(v, v in names) for v in ordered]
 
 
 def _level(text: str) -> float | None:
@@ -118,7 +163,14 @@ def _level(text: str) -> float | None:
 
 def parse_task(text: str) -> TaskIntent:
     """Read a command: on/off, values to type, a slider level, open-only."""
-    on, off = bool(_ON.search(text)), bool(_OFF.search(text))
+    on, off = bool(_ON.search(text) or _TO_MODE.search(text)), bool(_OFF.search(text))
     switch_to = True if on and not off else False if off and not on else None
-    return TaskIntent(text=text, switch_to=switch_to, values=tuple(_values(text)),
-                      level=_level(text), open_only=bool(_OPEN.search(text)))
+    m = _VERB.match(text)
+    verb = m.group(1).lower() if m else ""
+    # a name is typed only when the command creates or writes something with it
+    typing = (verb in _TYPING_VERBS and not _ONTO.search(text)) or bool(_NAMING.search(text))
+    found = _values(text)
+    values = tuple(v for v, name in found if typing or not name)
+    targets = tuple(v for v, name in found if name and not typing)
+    return TaskIntent(text=text, switch_to=switch_to, values=values, level=_level(text),
+                      open_only=bool(_OPEN.search(text)), verb=verb, targets=targets)

@@ -415,7 +415,7 @@ class ExploreAgent(Agent):
         if first is None or last is None:
             return []
         return self.knowledge.shortest_path(first[0], last[1], path, nodes,
-                                            parse_task(task).values, task)
+                                            parse_task(task).parameters, task)
 
     def summarise(self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None],
                   done: bool) -> Summary:

@@ -19,6 +19,7 @@ from screenpilot.model import (
     Step,
 )
 from screenpilot.pbd.embed import load_embedder
+from screenpilot.planner.base import Decision
 from screenpilot.planner.heuristic import HeuristicPlanner
 from screenpilot.planner.taskparse import parse_task
 
@@ -119,11 +120,12 @@ def test_task_values_from_searches_bodies_and_times() -> None:
     assert parse_task("Search my contacts for Smith.").values == ("Smith",)
     assert parse_task("Send a text message to 650-555-0199 with message: Hi, this is Sam"
                       ).values == ("6505550199", "Hi, this is Sam")
-    assert parse_task("给 Bob Lee 发短信：明天见").values == ("Bob Lee", "明天见")
+    zh = parse_task("给 Bob Lee 发短信：明天见")
+    assert zh.values == ("明天见",) and zh.targets == ("Bob Lee",)
     assert parse_task("set a 10:30PM clock").values == ("10", "30")
     assert parse_task("Set an alarm for 3PM using Clock").values == ("3", "00")
     assert parse_task("Delete my Shop account").values == ()
-    assert parse_task("Open the details of my Yoga Mat order").values == ("Yoga Mat",)
+    assert parse_task("Open the details of my Yoga Mat order").targets == ("Yoga Mat",)
 
 
 def test_search_fields_submit_and_then_the_task_is_done(planner: HeuristicPlanner) -> None:
@@ -165,3 +167,176 @@ def test_an_app_title_alone_does_not_finish_an_open_task(planner: HeuristicPlann
     assert not planner.next(task, page("Shop"), tapped).done
     assert planner.next(task, page("Order history"), tapped).done
     assert planner.next("Open Display settings", page("Display"), tapped).done
+
+
+# --- launcher, verbs, forms, options (issue 8: offline planner to the suite's goal) ---------
+
+def test_home_screen_opens_the_app_the_task_needs(planner: HeuristicPlanner) -> None:
+    shop = Screen(1080, 2400, elements=(*HOME.elements, el(4, ElementKind.ICON, 1400, "Shop"),
+                                        el(5, ElementKind.EDIT_TEXT, 1600, "Search", hint=True)))
+    cases = {"Turn off Ring vibration": "Settings", "Call Bob Lee": "Contacts",
+             "Apply the promo code SAVE10 to my cart": "Shop",
+             "start the stopwatch in clock": "Clock",
+             "Search for yoga mats in the Shop app": "Shop",      # not the home search box
+             "Reply to the most recent text message": "Messages"}
+    for task, app in cases.items():
+        d = planner.next(task, shop, [])
+        assert d.action.kind is ActionKind.TAP, task
+        assert shop.element(d.action.element or 0).text == app, task
+    # an app that was tried (and left) is not opened again
+    tried = [step(shop, Action(ActionKind.TAP, element=2))]
+    d = planner.next("Turn off Ring vibration", shop, tried)
+    assert shop.element(d.action.element or 0).text != "Settings"
+
+
+def test_named_app_wins_over_purpose() -> None:
+    from screenpilot.planner.apps import named_app
+
+    labels = ["Settings", "Clock", "Shop", "Messages"]
+    assert named_app("Turn on notifications in the Shop app", labels) == "Shop"
+    assert named_app("Set an alarm for 3PM using Clock.", labels) == "Clock"
+    assert named_app("Turn on notifications", labels) is None
+
+
+def test_status_bar_icons_are_not_targets(planner: HeuristicPlanner) -> None:
+    screen = Screen(1080, 2400, elements=(
+        Element(0, ElementKind.STATUS_BAR, Box(0, 0, 1080, 80)),
+        Element(1, ElementKind.ICON, Box(900, 10, 950, 70), icon_label="wifi"),
+        el(2, ElementKind.TEXT, 400, "Network & internet"), el(3, ElementKind.TEXT, 600, "Apps")))
+    d = planner.next("Turn wifi off.", screen, [step(HOME, Action(ActionKind.TAP, element=2))])
+    assert d.action.element == 2
+
+
+def test_verb_button_is_confirmed_once_then_done(planner: HeuristicPlanner) -> None:
+    detail = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 200, "Frank Miller"),
+                                          el(1, ElementKind.BUTTON, 400, "Delete")))
+    dialog = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 900, "Delete this contact?"),
+                                          el(1, ElementKind.BUTTON, 1100, "Cancel"),
+                                          el(2, ElementKind.BUTTON, 1200, "Delete")))
+    history = [step(detail, Action(ActionKind.TAP, element=1))]
+    d = planner.next("Delete contacts Frank Miller", dialog, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 2
+    history.append(step(dialog, Action(ActionKind.TAP, element=2), 1))
+    done = planner.next("Delete contacts Frank Miller", SETTINGS, history)
+    assert done.action.kind is ActionKind.STOP and done.done
+
+
+def test_names_are_targets_unless_the_task_creates(planner: HeuristicPlanner) -> None:
+    chat = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 200, "Bob Lee"),
+        el(1, ElementKind.EDIT_TEXT, 2000, "Text message", hint=True)))
+    d = planner.next("Delete my conversation with Bob Lee in Messages", chat, [])
+    assert d.action.kind is not ActionKind.TYPE
+    assert parse_task("Create a new contact for Alice Walker.").values == ("Alice Walker",)
+    assert parse_task("Apply the promo code SAVE10 to my cart").values == ("SAVE10",)
+
+
+def test_filled_field_of_the_values_kind_is_replaced(planner: HeuristicPlanner) -> None:
+    edit = Screen(1080, 2400, elements=(
+        el(0, ElementKind.EDIT_TEXT, 400, "David", caption="First name"),
+        el(1, ElementKind.EDIT_TEXT, 600, "Kim", caption="Last name"),
+        el(2, ElementKind.EDIT_TEXT, 800, "4085550000", caption="Phone"),
+        el(3, ElementKind.BUTTON, 100, "Save")))
+    task = "Change David Kim's phone number to 408-555-0100."
+    d = planner.next(task, edit, [])
+    assert d.action.kind is ActionKind.TYPE and d.action.element == 2
+    assert d.action.text == "4085550100"
+    after = Screen(1080, 2400, elements=(*edit.elements[:2], el(2, ElementKind.EDIT_TEXT, 800,
+                                                                "4085550100", caption="Phone"),
+                                         edit.elements[3]))
+    d = planner.next(task, after, [step(edit, d.action)])
+    assert d.action.kind is ActionKind.TAP and d.action.element == 3
+
+
+def test_form_options_from_the_task() -> None:
+    from screenpilot.planner.heuristic import wanted_options
+
+    assert wanted_options("Set an alarm for 3PM") == ["pm"]
+    assert wanted_options("alarm every Monday to Friday, 7AM") == ["am", "mon", "tue", "wed",
+                                                                   "thu", "fri"]
+    assert wanted_options("a 10:30PM clock every weekend") == ["pm", "sat", "sun"]
+
+
+def test_pm_and_days_are_chosen_before_saving(planner: HeuristicPlanner) -> None:
+    form = Screen(1080, 2400, elements=(
+        el(0, ElementKind.EDIT_TEXT, 400, "10", caption="Hour"),
+        el(1, ElementKind.EDIT_TEXT, 600, "30", caption="Minute"),
+        el(2, ElementKind.BUTTON, 800, "AM"), el(3, ElementKind.BUTTON, 900, "PM"),
+        el(4, ElementKind.CHECK_BOX, 1000, caption="Sat", checked=False),
+        el(5, ElementKind.CHECK_BOX, 1100, caption="Sun", checked=True),
+        el(6, ElementKind.BUTTON, 100, "Save")))
+    task = "set a 10:30PM alarm every weekend"
+    typed = [step(form, Action(ActionKind.TYPE, element=0, text="10")),
+             step(form, Action(ActionKind.TYPE, element=1, text="30"), 1)]
+    d = planner.next(task, form, typed)
+    assert d.action.element == 3                       # PM
+    typed.append(step(form, d.action, 2))
+    d = planner.next(task, form, typed)
+    assert d.action.element == 4                       # Sat; Sun is already checked
+    typed.append(step(form, d.action, 3))
+    d = planner.next(task, form, typed)
+    assert d.action.element == 6                       # Save
+
+
+def test_times_match_however_written(planner: HeuristicPlanner) -> None:
+    alarms = Screen(1080, 2400, elements=(
+        el(0, ElementKind.SWITCH, 400, caption="6:30 AM", checked=True),
+        el(1, ElementKind.SWITCH, 600, caption="9:00 AM", checked=False)))
+    d = planner.next("Turn off the alarm at 6:30AM", alarms, [])
+    assert d.action.kind is ActionKind.TAP and d.action.element == 0
+    d = planner.next("turn on alarm at 9 am", alarms, [])
+    assert d.action.kind is ActionKind.TAP and d.action.element == 1
+
+
+def test_open_task_is_done_when_its_page_opens(planner: HeuristicPlanner) -> None:
+    shop = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 200, "Shop"),
+                                        el(1, ElementKind.TEXT, 2200, "Orders")))
+    orders = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 200, "Your orders"),
+                                          el(1, ElementKind.TEXT, 500, "Yoga Mat"),
+                                          el(2, ElementKind.TEXT, 700, "Coffee Mug")))
+    history = [step(shop, Action(ActionKind.TAP, element=1))]
+    d = planner.next("Open my order history in the Shop app", orders, history)
+    assert d.action.kind is ActionKind.STOP and d.done
+    d = planner.next("Open the details of my Yoga Mat order", orders, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 1
+
+
+def test_overflow_menu_before_giving_up(planner: HeuristicPlanner) -> None:
+    detail = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 200, "Frank Miller"),
+        Element(1, ElementKind.ICON, Box(980, 100, 1040, 160), icon_label="more vert")))
+    people = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 400, "Bob Lee"),
+                                          el(1, ElementKind.TEXT, 600, "Frank Miller")))
+    history = [step(HOME, Action(ActionKind.TAP, element=0)),
+               step(people, Action(ActionKind.TAP, element=1), 1)]
+    d = planner.next("Delete contacts Frank Miller", detail, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 1
+
+
+def test_a_task_of_two_parts_goes_on_after_the_first(planner: HeuristicPlanner) -> None:
+    from screenpilot.planner.heuristic import split_task
+
+    assert split_task("Turn off WiFi, then enable bluetooth") == ["Turn off WiFi",
+                                                                  "enable bluetooth"]
+    on = wifi_page(True)
+    history = [step(SETTINGS, Action(ActionKind.TAP, element=1))]
+    d = planner.next("Turn off WiFi, then enable bluetooth", on, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 1     # wifi off first
+    history.append(step(on, d.action, 1))
+    d = planner.next("Turn off WiFi, then enable bluetooth", wifi_page(False), history)
+    assert d.action.kind is not ActionKind.STOP                          # bluetooth is next
+
+
+def test_the_act_ends_the_task_a_way_to_it_does_not(planner: HeuristicPlanner) -> None:
+    rows = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 400, "Import from file"),
+                                        el(1, ElementKind.BUTTON, 600, "Mark all as read"),
+                                        el(2, ElementKind.ICON, 800, icon_label="star outline")))
+    files = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 400, "contacts.vcf"),
+                                         el(1, ElementKind.TEXT, 600, "team.vcf")))
+
+    def after(i: int, task: str, now: Screen = files) -> Decision:
+        return planner.next(task, now, [step(rows, Action(ActionKind.TAP, element=i))])
+
+    assert not after(0, "Import the contacts in contacts.vcf from Downloads").done
+    assert after(1, "Mark all my text messages as read").done
+    assert after(2, "Add Grace Park to my favorites.").done

@@ -3,7 +3,8 @@
 - :func:`match_texts`: proximity-based matching (the approach's rule). A text
   within ``max_dist`` of a widget belongs to it: inside a button or field it is
   the widget's text; on the same row as a switch, check box, radio group or
-  seek bar it is the widget's caption; centred under an image or icon it is the
+  seek bar it is the widget's caption (for a seek or rating bar also a title just
+  above it); centred under an image or icon it is the
   app icon's name (home screens: only the widget stays). A widget may take
   several aligned texts (joined in reading order); matched texts are removed.
 - :func:`block_caption`: the left- (or top-) justified pure text at the top of a block.
@@ -33,6 +34,10 @@ CONTAINERS = frozenset({ElementKind.BUTTON, ElementKind.EDIT_TEXT, ElementKind.S
 #: Widgets labelled by a text beside them on the same row.
 LABELLED = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
                       ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
+#: Widgets a settings row's label belongs to first.
+TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
+#: Wide widgets whose label may stand above them.
+BARS = frozenset({ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
 #: A label on a widget's row may be this many times ``max_dist`` away (settings rows).
 ROW_LABEL_FACTOR = 20
 #: Blocks that never take a caption.
@@ -65,12 +70,20 @@ def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
             and text.width <= 2.5 * widget.width)
 
 
+def _label_above(text: Box, widget: Box, max_dist: float) -> bool:
+    """A left-aligned title just above a wide widget (a seek bar's "Media volume")."""
+    return (0 <= widget.y1 - text.y2 <= 2 * max_dist and text.x1 < widget.x2
+            and text.x2 > widget.x1 and text.x1 <= widget.x1 + 0.3 * widget.width)
+
+
 def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
     """How a text relates to a widget: ``text``, ``caption``, ``name`` or None."""
     if widget.kind in CONTAINERS and _inside(text, widget.box):
         return "text"
     if widget.kind in LABELLED and same_row(text, widget.box) and gap(text, widget.box) <= \
             ROW_LABEL_FACTOR * max_dist:
+        return "caption"
+    if widget.kind in BARS and _label_above(text, widget.box, max_dist):
         return "caption"
     if widget.kind in PICTURES and _below_centred(text, widget.box, max_dist):
         return "name"
@@ -85,6 +98,10 @@ def _best_widget(text: Box, widgets: Sequence[Element],
         if rel is None:
             continue
         d = gap(text, w.box)
+        if w.kind is ElementKind.RADIO_GROUP and any(
+                o.kind in TOGGLE_KINDS and _relation(text, o, max_dist) == "caption"
+                for o in widgets):
+            continue      # a row's switch names the row, not a (doubtful) radio group on it
         if best is None or d < best[0]:
             best = (d, i, rel)
     return None if best is None else (best[1], best[2])

@@ -38,8 +38,10 @@ from screenpilot.errors import ScreenpilotError, VisionError
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
+from screenpilot.vision.blobs import find_icons
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
+from screenpilot.vision.sliders import with_sliders
 
 log = logging.getLogger("screenpilot.vision")
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
@@ -172,7 +174,8 @@ def as_element(item: Any) -> Element | None:
 
 
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
-    """``detector.detect(image)`` as elements; its failures leave as ``VisionError``."""
+    """``detector.detect(image)`` as elements, plus the seek bars only the pixels show
+    (``vision.sliders``); the detector's failures leave as ``VisionError``."""
     try:
         found = detector.detect(image)
     except ScreenpilotError:
@@ -186,7 +189,7 @@ def run_detector(detector: Detector, image: RGB) -> list[Element]:
         if e is not None and e.kind is not ElementKind.TEXT:
             box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
             out.append(dataclasses.replace(e, box=box))
-    return out
+    return with_sliders(image, out)
 
 
 def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
@@ -268,6 +271,8 @@ def assemble(pixels: RGB, obs: Observations, stages: Sequence[str], *,
         bar_regions = [blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
                        for e in obs.widgets if e.kind.value in ("status_bar", "navigation_bar")]
         widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
+        widgets += find_icons(pixels, [e.box for e in (*texts, *obs.widgets)],
+                              [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT])
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [_with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)

@@ -1,0 +1,57 @@
+"""Seek bars from the pixels (vision/sliders.py) on the virtual phone's real renders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.vision import group
+from screenpilot.vision.sliders import find_sliders
+
+
+def _render(app: str, page: str, **kw: object) -> tuple[np.ndarray, VirtualPhone]:
+    phone = VirtualPhone(**kw)  # type: ignore[arg-type]
+    phone.open_page(app, page)
+    return np.asarray(phone.frame().image.convert("RGB")), phone
+
+
+def _truth_bars(phone: VirtualPhone) -> list[Box]:
+    return [e.box for e in phone.screen().elements if e.kind is ElementKind.SEEK_BAR]
+
+
+@pytest.mark.parametrize("kw", [{}, {"theme": "dark"}, {"size": (720, 1600)}],
+                         ids=["light", "dark", "720"])
+def test_every_seek_bar_of_the_sound_page_is_found(kw: dict[str, object]) -> None:
+    pixels, phone = _render("settings", "sound", **kw)
+    truth = _truth_bars(phone)
+    found = find_sliders(pixels)
+    assert len(truth) == 4
+    assert len(found) == len(truth)
+    for t in truth:
+        assert any(f.box.iou(t) > 0.4 or (abs(f.box.center[1] - t.center[1]) < t.height
+                                          and f.box.width > 0.8 * t.width) for f in found)
+
+
+def test_pages_without_seek_bars_get_none() -> None:
+    for app, page in (("settings", "main"), ("contacts", None), ("clock", None)):
+        pixels, _ = _render(app, page) if page else _render(app, "")
+        assert find_sliders(pixels) == [], app
+
+
+def test_a_detected_seek_bar_is_not_found_twice() -> None:
+    pixels, phone = _render("settings", "display")
+    bar = _truth_bars(phone)[0]
+    known = [Element(1, ElementKind.SEEK_BAR, bar)]
+    assert find_sliders(pixels, known) == []
+    assert len(find_sliders(pixels)) == 1
+
+
+def test_a_title_above_names_the_seek_bar() -> None:
+    bar = Element(1, ElementKind.SEEK_BAR, Box(70, 370, 1010, 422))
+    title = Element(2, ElementKind.TEXT, Box(36, 285, 345, 340), text="Brightness level")
+    below = Element(3, ElementKind.TEXT, Box(36, 480, 400, 530), text="Adaptive brightness")
+    widgets, free = group.match_texts([bar], [title, below], max_dist=38)
+    assert widgets[0].caption == "Brightness level"
+    assert [t.text for t in free] == ["Adaptive brightness"]

@@ -1,0 +1,144 @@
+"""Seek bars found from the pixels: a long thin horizontal track with a round knob.
+
+The widget detector misses flat Material seek bars on some screens (a 4 px line and
+a dot carry little texture at 416 px input), and the offline planner can only set
+"brightness to the max" on a slider it sees. This finder is the fallback: it runs in
+a few milliseconds, adds a ``seek_bar`` only where the detector found none, and
+needs both parts, so dividers (no knob) and text rows (no long run) are not taken.
+
+    >>> found = find_sliders(pixels, known=detector_elements)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from screenpilot.model import Box, Element, ElementKind
+
+#: Pixels differ from their row's background by more than this (sum over R, G, B).
+CONTRAST = 36
+#: A track is at least this share of the screen's width...
+MIN_TRACK = 0.35
+#: ...and this share of the run between its ends is track-coloured.
+MIN_FILL = 0.9
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of each run of True in a 1-D array."""
+    padded = np.concatenate(([False], flags, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def _track_rows(mask: np.ndarray, min_len: int) -> list[tuple[int, int, int]]:
+    """(row, x1, x2) of rows whose longest run of marked pixels is a track."""
+    out = []
+    for y in np.flatnonzero(mask.sum(axis=1) >= min_len):
+        runs = [(a, b) for a, b in _runs(mask[y]) if b - a >= min_len // 4]
+        if not runs:
+            continue
+        # a track may be split in two by the knob's rim or a colour change: join
+        # runs whose gaps are small
+        x1, x2 = runs[0]
+        best = (0, 0)
+        for a, b in runs[1:]:
+            if a - x2 <= min_len // 10:
+                x2 = b
+            else:
+                best = max(best, (x1, x2), key=lambda r: r[1] - r[0])
+                x1, x2 = a, b
+        best = max(best, (x1, x2), key=lambda r: r[1] - r[0])
+        if best[1] - best[0] >= min_len and mask[y, best[0]:best[1]].mean() >= MIN_FILL:
+            out.append((int(y), best[0], best[1]))
+    return out
+
+
+def _bands(rows: list[tuple[int, int, int]], max_thick: int) -> list[tuple[int, int, int, int]]:
+    """Consecutive track rows with about the same ends -> (y1, y2, x1, x2) bands."""
+    bands: list[list[int]] = []
+    for y, x1, x2 in rows:
+        if bands and y - bands[-1][1] <= 1 and abs(x1 - bands[-1][2]) <= 6 \
+                and abs(x2 - bands[-1][3]) <= 6:
+            bands[-1][1] = y
+        else:
+            bands.append([y, y, x1, x2])
+    return [(b[0], b[1] + 1, b[2], b[3]) for b in bands if b[1] + 1 - b[0] <= max_thick]
+
+
+def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
+          width: int) -> tuple[int, int, int, int] | None:
+    """The round knob on a track: columns much taller than the track, about as wide
+    as they are tall. (x1, y1, x2, y2) or None."""
+    y1, y2, x1, x2 = band
+    thick = y2 - y1
+    reach = max(4 * thick, width // 40)
+    top, bottom = max(0, y1 - reach), min(mask.shape[0], y2 + reach)
+    window = mask[top:bottom, max(0, x1 - reach):min(mask.shape[1], x2 + reach)]
+    left = max(0, x1 - reach)
+    heights = window.sum(axis=0)
+    tall = heights >= max(2.5 * thick, 6)
+    for a, b in _runs(tall):
+        w = b - a
+        rows = np.flatnonzero(window[:, a:b].any(axis=1))
+        h = int(rows[-1] - rows[0] + 1) if rows.size else 0
+        if width * 0.02 <= w <= width * 0.12 and 0.6 <= w / max(h, 1) <= 1.6:
+            return left + a, top + int(rows[0]), left + b, top + int(rows[-1]) + 1
+    return None
+
+
+def find_sliders(pixels: np.ndarray, known: Sequence[Element] = ()) -> list[Element]:
+    """Seek bars on ``pixels`` (H x W x 3 RGB) that no element in ``known`` covers."""
+    return [e for e in _all_sliders(pixels) if not _covered(e.box, known)]
+
+
+def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element]:
+    """``widgets`` with each detected seek bar's ends snapped to the track the pixels
+    show (a detector's box is a few pixels off, and a tap at "100 %" must land on the
+    track), plus the seek bars only the pixels show."""
+    found = _all_sliders(pixels)
+    out = []
+    for e in widgets:
+        track = next((f.box for f in found if e.kind is ElementKind.SEEK_BAR
+                      and _overlap_y(f.box, e.box) > 0.5
+                      and min(f.box.x2, e.box.x2) - max(f.box.x1, e.box.x1)
+                      > 0.6 * f.box.width), None)
+        out.append(dataclasses.replace(e, box=Box.of(track.x1, e.box.y1, track.x2, e.box.y2))
+                   if track is not None else e)
+    return out + [f for f in found if not _covered(f.box, widgets)]
+
+
+def _covered(box: Box, known: Sequence[Element]) -> bool:
+    return any(e.box.iou(box) > 0.2 or (e.kind is ElementKind.SEEK_BAR and
+                                         _overlap_y(e.box, box) > 0.5) for e in known)
+
+
+def _all_sliders(pixels: np.ndarray) -> list[Element]:
+    step = 2 if pixels.shape[1] >= 900 else 1
+    img = pixels[::step, ::step].astype(np.int16)
+    w = img.shape[1]
+    edge = max(2, w // 40)       # a row's background: its margins (a track may fill the middle)
+    background = np.median(np.concatenate((img[:, :edge], img[:, -edge:]), axis=1),
+                           axis=1).astype(np.int16)
+    mask = np.abs(img - background[:, None, :]).sum(axis=2) > CONTRAST
+    rows = _track_rows(mask, int(w * MIN_TRACK))
+    found: list[Element] = []
+    for band in _bands(rows, max_thick=max(2, w // 60)):
+        knob = _knob(mask, band, w)
+        if knob is None:
+            continue
+        y_top = min(band[0], knob[1])
+        y_bottom = max(band[1], knob[3])
+        box = Box.of(min(band[2], knob[0]) * step, y_top * step,
+                     max(band[3], knob[2]) * step, y_bottom * step)
+        if any(_overlap_y(f.box, box) > 0.5 for f in found):
+            continue
+        found.append(Element(0, ElementKind.SEEK_BAR, box, clickable=True, confidence=0.5))
+    return found
+
+
+def _overlap_y(a: Box, b: Box) -> float:
+    inter = min(a.y2, b.y2) - max(a.y1, b.y1)
+    return max(0, inter) / max(1, min(a.height, b.height))
