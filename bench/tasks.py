@@ -23,7 +23,6 @@ Writes bench/results/tasks-PLANNER.json.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import statistics
@@ -37,7 +36,8 @@ from typing import Any
 from screenpilot.agent import Agent, RunOptions
 from screenpilot.errors import ScreenpilotError
 from screenpilot.executor.adb import AdbDevice
-from screenpilot.model import ActionKind, Screen, Step
+from screenpilot.model import ActionKind, ElementKind, Screen, Step
+from screenpilot.planner.heuristic import acted_on
 from screenpilot.planner.safety import KeywordSafety
 from screenpilot.planner.taskparse import norm
 from screenpilot.simulator.phone import VirtualPhone
@@ -71,9 +71,12 @@ def step_words(step: Step) -> str:
     """An executed step in the words of the task suite's solutions."""
     a = step.action
     label = ""
-    if a.element is not None:
-        with contextlib.suppress(KeyError):
-            label = step.before.element(a.element).label
+    target = acted_on(step)
+    if target is not None:
+        label = target.label
+    if a.kind is ActionKind.TAP and a.point is not None and target is not None \
+            and target.kind is ElementKind.SEEK_BAR:
+        return f"drag the '{label}' slider"        # a tap on the track sets the level
     if a.kind is ActionKind.TAP:
         return f"tap '{label}'"
     if a.kind is ActionKind.TYPE:
@@ -92,7 +95,12 @@ def matches(executed: str, wanted: str) -> bool:
     if not quoted:
         return executed.split()[:2] == wanted.lower().split()[:2]
     got = re.findall(r"'([^']*)'", executed)
-    return bool(got) and norm(got[0]) == norm(quoted[0])
+    if not got:
+        return False
+    a, b = norm(got[0]), norm(quoted[0])
+    # a switch's label may carry its state or summary as read ("Wi-Fi Off")
+    return a == b or (len(b) >= 3 and a.startswith(b + " ")) or (len(a) >= 3
+                                                                and b.startswith(a + " "))
 
 
 def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:

@@ -52,6 +52,17 @@ APPS: dict[str, str] = {
     "商店": "商店 购物 购物车 订单",
 }
 
+#: Phrases that settle which app a task belongs to ("alarm volume" is a setting,
+#: though "alarm" alone is the clock's).
+PHRASES: dict[str, tuple[str, ...]] = {
+    "settings": ("alarm volume", "media volume", "ring volume", "call volume", "screen timeout",
+                 "time format", "developer options", "android version", "battery percentage",
+                 "app pinning", "do not disturb", "dark theme", "airplane mode"),
+    "clock": ("world clock", "time zone", "stopwatch"),
+    "messages": ("text message", "verification code"),
+    "shop": ("promo code", "order history", "payment history", "my cart"),
+}
+
 #: Other words for an app's name in a command ("text Bob" opens Messages).
 ALIASES: dict[str, str] = {"message": "messages", "sms": "messages", "contact": "contacts",
                            "setting": "settings", "alarm clock": "clock", "browser": "chrome",

@@ -65,7 +65,7 @@ from screenpilot.model import (
     Screen,
     Step,
 )
-from screenpilot.planner.apps import app_names, is_app, named_app, purpose
+from screenpilot.planner.apps import PHRASES, app_names, is_app, named_app, purpose
 from screenpilot.planner.base import Decision, Demonstration, PlanHints
 from screenpilot.planner.taskparse import STOP_WORDS, TaskIntent, clock_words, norm, parse_task
 
@@ -120,22 +120,25 @@ def in_system_bar(e: Element, screen: Screen) -> bool:
 
 
 #: First words of commands that ask to see something (done once it is on the screen).
-QUESTION_VERBS = frozenset({"what", "what's", "check", "show", "find", "see", "view",
-                            "look up", "where", "how"})
+QUESTION_VERBS = frozenset({"what", "what's", "check", "find", "look up", "where", "how"})
 #: First words of commands that flip a setting ("start the stopwatch" does not).
 SWITCH_VERBS = frozenset({"turn", "switch", "enable", "disable", "toggle", "activate",
                           "deactivate", "put"})
 #: First words of commands that look or go somewhere rather than act on something.
 PASSIVE_VERBS = frozenset({"open", "go", "show", "check", "what", "find", "see", "view",
                            "turn", "set", "use", "navigate", "launch", "look up", "where",
-                           "how", "change", "start", "create", "add", "new"})
+                           "how", "change", "start", "create", "add", "new", "send", "reply",
+                           "text", "call", "message", "write"})
+#: First words of commands that replace a value that is there.
+REPLACE_VERBS = frozenset({"change", "edit", "update", "replace", "correct", "set", "modify"})
 #: Icon labels of overflow menus.
 OVERFLOW = frozenset({"more vert", "more options", "dots vertical", "more", "menu",
                       "more horiz", "dots horizontal", "overflow", "更多"})
 #: Labels of buttons that create something (a "+" floating button reads "add").
 CREATE_LABELS = frozenset({"add", "plus", "create", "new", "compose", "start chat",
                            "create contact", "add contact", "new message", "添加", "新建"})
-CREATE_VERBS = frozenset({"add", "create", "new", "set", "make", "start", "compose", "write"})
+CREATE_VERBS = frozenset({"add", "create", "new", "set", "make", "start", "compose", "write",
+                          "send"})
 
 
 def acted_on(step: Step) -> Element | None:
@@ -168,6 +171,7 @@ def _tapped_labels(history: Sequence[Step]) -> list[str]:
     return out
 
 
+_SET_TO = re.compile(r"\b(?:set|change|switch|make)\b.*\bto\s+(.+?)\s*[.!]?\s*$", re.I)
 _ADD_TO = re.compile(r"\badd\b.*\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|"
                      r"wish ?list)\b", re.I)
 
@@ -217,16 +221,20 @@ FIELD_WORDS = ("name", "first name", "last name", "phone", "number", "email", "s
 
 
 def keyboard_top(screen: Screen) -> int | None:
-    """Where an on-screen keyboard starts: a keyboard block, else eight or more
-    one-character keys in the lower half (its keys are no targets)."""
+    """Where an on-screen keyboard starts: a keyboard block, else two or more rows of
+    four or more one-character keys in the lower half (its keys are no targets)."""
     for b in screen.blocks:
         if b.kind is BlockKind.KEYBOARD:
             return b.box.y1
     keys = [e for e in screen.elements if e.box.y1 > screen.height * 0.5
             and e.kind in (ElementKind.BUTTON, ElementKind.TEXT) and len(e.label.strip()) <= 1]
-    if len(keys) < 8:
+    rows: dict[int, list[Element]] = {}
+    for e in keys:
+        rows.setdefault(e.box.center[1] * 12 // screen.height, []).append(e)
+    full = [r for r in rows.values() if len(r) >= 4]      # a keyboard's rows of keys
+    if len(full) < 2:
         return None
-    return min(e.box.y1 for e in keys)
+    return min(e.box.y1 for r in full for e in r)
 
 
 def floating_button(screen: Screen, bottom: int | None = None) -> Element | None:
@@ -244,10 +252,10 @@ def floating_button(screen: Screen, bottom: int | None = None) -> Element | None
     return None
 
 
-def _is_hint_text(e: Element) -> bool:
+def _is_hint_text(e: Element, kind: ElementKind = ElementKind.TEXT) -> bool:
+    """A text (or a field's text) that reads like a field's hint: "Phone", "First name"."""
     text = norm(e.text)
-    return e.kind is ElementKind.TEXT and any(text == w or text.startswith(w + " ")
-                                              for w in FIELD_WORDS)
+    return e.kind is kind and any(text == w or text.startswith(w + " ") for w in FIELD_WORDS)
 
 
 def _empty_fields(screen: Screen) -> list[Element]:
@@ -256,10 +264,16 @@ def _empty_fields(screen: Screen) -> list[Element]:
     them), else when there are two or more (a form has several fields)."""
     top = keyboard_top(screen) or screen.height
     order = [e for e in screen.reading_order() if e.box.y1 < top]
-    fields = [e for e in order if e.kind is ElementKind.EDIT_TEXT and (e.hint or not e.text)]
+    fields = [e for e in order if e.kind is ElementKind.EDIT_TEXT
+              and (e.hint or not e.text or _is_hint_text(e, ElementKind.EDIT_TEXT))]
     edits = [e for e in order if e.kind is ElementKind.EDIT_TEXT]
     hints = [e for e in order if _is_hint_text(e)
              and not any(w.box.intersection(e.box) > 0.5 * e.box.area for w in edits)]
+    # "Hour [Hour]": a label and the hint in its field on one row; the hint is the field
+    hints = [h for h in hints if not any(
+        o is not h and norm(o.text) == norm(h.text) and o.box.x1 > h.box.x2
+        and min(o.box.y2, h.box.y2) - max(o.box.y1, h.box.y1) > 0.5 * h.box.height
+        for o in hints)]
     if edits:
         hints = [h for h in hints if any(abs(h.box.x1 - f.box.x1) <= 0.08 * screen.width
                                          or f.box.x1 <= h.box.x1 <= f.box.x1 + 0.1 * screen.width
@@ -301,10 +315,19 @@ def wanted_options(task: str) -> list[str]:
     return out
 
 
-def _filled_fields(screen: Screen) -> list[Element]:
-    """Edit texts that show a value (not a hint) and ask for a definite kind of value."""
-    return [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
-            and e.text and not e.hint and not e.password and field_kind(e) != "text"]
+def _filled_fields(screen: Screen, replacing: bool = False) -> list[Element]:
+    """Edit texts that show a value (not a hint) and ask for a definite kind of value;
+    when the task replaces a value ("change the number to ..."), also texts that read
+    as a phone number or an address where the detector found no field."""
+    fields = [e for e in screen.reading_order() if e.kind is ElementKind.EDIT_TEXT
+              and e.text and not e.hint and not e.password and field_kind(e) != "text"
+              and not _is_hint_text(e, ElementKind.EDIT_TEXT)]
+    form = any(e.text and norm(e.text) in CONFIRM_WORDS for e in screen.elements)
+    if replacing and form:             # a form (it has a Save), not a page showing details
+        fields += [e for e in screen.reading_order() if e.kind is ElementKind.TEXT and (
+                   (value_kind(e.text) == "number" and len(re.sub(r"\D", "", e.text)) >= 7)
+                   or value_kind(e.text) == "email")]
+    return fields
 
 
 def _satisfied(value: str, typed: Sequence[str], screen: Screen) -> bool:
@@ -317,8 +340,10 @@ def _satisfied(value: str, typed: Sequence[str], screen: Screen) -> bool:
 
 
 def field_kind(e: Element) -> str:
-    """What a field wants: email, number, first, last, name or text."""
+    """What a field wants: email, number, first, last, name, recipient or text."""
     label = norm(f"{e.text} {e.caption}")
+    if label in ("to", "recipient", "recipients", "send to", "收件人"):
+        return "recipient"
     if "mail" in label:
         return "email"
     if any(w in label for w in ("phone", "number", "tel", "mobile", "hour", "minute", "电话")):
@@ -327,7 +352,11 @@ def field_kind(e: Element) -> str:
         return "first"
     if "last" in label or "surname" in label:
         return "last"
-    return "name" if "name" in label else "text"
+    if "name" in label:
+        return "name"
+    shown = value_kind(e.text) if e.text and not e.hint else "text"
+    return shown if shown == "email" or (shown == "number" and len(
+        re.sub(r"\D", "", e.text)) >= 7) else "text"      # it holds a number: a number field
 
 
 def value_kind(value: str) -> str:
@@ -354,6 +383,8 @@ def value_parts(values: Sequence[str], fields: Sequence[Element],
 
 
 def _fits(value: str, field: str) -> bool:
+    if field == "recipient":              # "To": a number or an address, not a message
+        return value in ("email", "number")
     if value in ("email", "number"):
         return field == value
     if value in ("first", "last"):
@@ -562,6 +593,33 @@ _THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然�
                    re.I)
 
 
+_RECENT = re.compile(r"\b(most recent|latest|newest|last (?:message|text|email|one))\b", re.I)
+_TIME_LIKE = re.compile(r"^(\d{1,2}:\d{2}\s*(am|pm)?|yesterday|today|mon|tue|wed|thu|fri|sat|"
+                        r"sun|[a-z]{3} \d{1,2})$", re.I)
+
+
+def _recent_row(intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                els: Sequence[Element]) -> Element | None:
+    """"The most recent message": on an app's first page, the first row of its list
+    (the name on it, not its time)."""
+    if not _RECENT.search(intent.text) or not history or not is_app(_label_at(history[-1])):
+        return None
+    rows = [e for e in els if e.kind is ElementKind.TEXT and e.box.y1 > screen.height * 0.08
+            and len(e.text) >= 3 and not _TIME_LIKE.match(e.text.strip())
+            and not is_app(e.text)]
+    return min(rows, key=lambda e: (e.box.y1, e.box.x1)) if rows else None
+
+
+def _retapped(label: str, tapped: str) -> bool:
+    """Whether ``label`` is a label tapped before, as OCR may read it again: the same
+    words, give or take one-character glyphs ("X Create contact" is "Create contact")."""
+    a, b = norm(label).split(), tapped.split()
+    if a == b:
+        return True
+    extra = set(a) ^ set(b)
+    return bool(b) and all(len(w) == 1 for w in extra) and bool(set(a) & set(b))
+
+
 def _row_text(els: Sequence[Element], i: int) -> int:
     """An unlabelled icon at the start of a list row stands for the row: tap the row's
     text instead (the same row, what a person reads and taps)."""
@@ -572,7 +630,7 @@ def _row_text(els: Sequence[Element], i: int) -> int:
            and e.box.x1 >= icon.box.x2 - 4 and e.box.x1 - icon.box.x2 <= icon.box.width * 3
            and min(e.box.y2, icon.box.y2) - max(e.box.y1, icon.box.y1)
            >= 0.5 * min(e.box.height, icon.box.height)]
-    return min(row, key=lambda j: els[j].box.x1) if row else i
+    return min(row, key=lambda j: (els[j].box.x1 // 24, els[j].box.y1)) if row else i
 
 
 def split_task(task: str) -> list[str]:
@@ -590,17 +648,25 @@ def _opened(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool
     if last is None or last.action.kind is not ActionKind.TAP or \
             _lexical(intent, _label_at(last)) < 0.99:
         return False
+    return not _more_to_open(intent, screen, history)
+
+
+def _more_to_open(intent: TaskIntent, screen: Screen, history: Sequence[Step],
+                  title: str = "") -> bool:
+    """Whether an element on the screen names task words that no tap of the run (nor
+    the page's ``title``) named yet."""
     task = _stems(" ".join(intent.words)) - APP_NAMES
-    covered: set[str] = set()
+    covered: set[str] = _stems(title)
     for s in history:
         if s.action.kind is ActionKind.TAP:
             covered |= _stems(_label_at(s))
+    top = screen.height * 0.1           # the toolbar: the page's own title, its icons
     for e in screen.elements:
-        if e.kind in TAPPABLE and e.label and not in_system_bar(e, screen):
+        if e.kind in TAPPABLE and e.label and not in_system_bar(e, screen) and e.box.y2 > top:
             words = _stems(e.label) - APP_NAMES
             if words and words <= task and words - covered:
-                return False
-    return True
+                return True
+    return False
 
 
 class HeuristicPlanner:
@@ -737,7 +803,7 @@ class HeuristicPlanner:
         els = [e for e in screen.elements if e.kind in kinds and (e.label or e.caption)]
         if not els:
             return None
-        sims = self._similarity(intent.text, [e.label or e.caption for e in els])
+        sims = self._similarity(intent.where, [e.label or e.caption for e in els])
         lex = np.array([_lexical(intent, e.label or e.caption) for e in els])
         score = sims + lex
         i = int(np.argmax(score))
@@ -763,10 +829,12 @@ class HeuristicPlanner:
         score = self._similarity(intent.text, texts)
         task = _stems(" ".join(intent.words))
         flat = intent.text.replace(" ", "")
+        said = f" {norm(intent.text)} "
         for i, e in enumerate(apps):
             words = _stems(purpose(e.text))
             hits = len(task & words) + sum(1 for w in words if not w.isascii() and w in flat)
-            score[i] += 0.3 * min(hits, 3)
+            hits += 2 * sum(f" {p} " in said for p in PHRASES.get(e.text.strip().lower(), ()))
+            score[i] += 0.3 * min(hits, 4)
         order = np.argsort(-score)
         best = apps[int(order[0])]
         return Decision(Action(ActionKind.TAP, element=best.id),
@@ -778,10 +846,19 @@ class HeuristicPlanner:
                 history: Sequence[Step]) -> Decision | None:
         """The last tap did what the task's verb says ("Call", "Delete", "Sign out"): a
         confirmation that repeats it is tapped once, otherwise the task is done."""
+        chosen = _SET_TO.search(intent.text)
+        if chosen and history and history[-1].action.kind is ActionKind.TAP:
+            # "set the screen timeout to 5 minutes": the option '5 minutes' was tapped
+            want = _stems(chosen.group(1)) - STOP_WORDS
+            got = _stems(_label_at(history[-1]))
+            if want and want <= got and got <= _stems(intent.text) | want:
+                return Decision(Action(ActionKind.STOP, done=True),
+                                f"chose '{_label_at(history[-1])}'")
         verb = _stems(intent.verb)
         onto = _ADD_TO.search(intent.text)
-        if onto:                               # "add X to my favorites": the star is the act
-            verb = _stems(onto.group(1))
+        if onto:      # "add X to my favorites": the star is the act; "to my cart": 'Add to cart'
+            listed = _stems(onto.group(1))
+            verb = listed if "star" in listed else verb | listed
         if not verb or intent.verb in ("turn", "open", "go", "set", "show", "check", "what",
                                        "find", "search", "change", "edit"):
             return None
@@ -799,7 +876,8 @@ class HeuristicPlanner:
         if not verb <= words or not words <= task or norm(label) in {norm(a) for a in app_names()}:
             return None
         again = [e for e in screen.elements if e.kind in TAPPABLE and e.label
-                 and norm(e.label) == norm(tapped.text or label) and not in_system_bar(e, screen)]
+                 and norm(e.label) == norm(tapped.text or label) and not in_system_bar(e, screen)
+                 and e.box.iou(tapped.box) < 0.5]     # the same control again is no dialog
         repeats = 0
         for s in reversed(history):
             if s.action.kind is ActionKind.TAP and s.action.element is not None and \
@@ -836,8 +914,10 @@ class HeuristicPlanner:
         if not last or not history[-1].before.elements or intent.verb not in SWITCH_VERBS:
             return None
         label = last[0]
-        still_there = any(norm(e.label) == label for e in screen.elements)
-        if still_there and _lexical(intent, label) >= 0.99:
+        tapped = acted_on(history[-1])
+        still_there = tapped is not None and any(            # the same row, not a new title
+            norm(e.label) == label and e.box.iou(tapped.box) > 0.5 for e in screen.elements)
+        if still_there and _lexical(intent, label) >= 0.3:
             return Decision(Action(ActionKind.STOP),
                             f"tapped '{label}' to turn it {state}, but no switch is visible "
                             "to confirm its state")
@@ -872,13 +952,14 @@ class HeuristicPlanner:
         fields first, then filled ones of a definite kind (a phone number to change)
         that this run has not typed into yet. A value a field already shows is done."""
         searching = bool(intent.words & {"search", "find", "look", "搜索"})
-        empty = [f for f in _empty_fields(screen) if searching or not is_search_field(f)]
         typed = _typed(history)
         typed_into = {norm(field_label_of(s.before.element(s.action.element)))
                       for s in history if s.action.kind is ActionKind.TYPE
                       and s.action.element is not None
                       and s.action.element in {e.id for e in s.before.elements}}
-        filled = [e for e in _filled_fields(screen)
+        empty = [f for f in _empty_fields(screen) if (searching or not is_search_field(f))
+                 and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)]
+        filled = [e for e in _filled_fields(screen, intent.verb in REPLACE_VERBS)
                   if norm(field_label_of(e)) not in typed_into]
         fields = empty + filled
         pending = [p for p in value_parts(intent.values, fields, typed)
@@ -975,7 +1056,8 @@ class HeuristicPlanner:
         kb = keyboard_top(screen) or screen.height
         typed = {norm(t) for t in _typed(history)}
         els = [e for e in screen.elements if e.kind in TAPPABLE and e.label
-               and norm(e.label) not in tapped and e.kind is not ElementKind.EDIT_TEXT
+               and not any(_retapped(e.label, t) for t in tapped)
+               and e.kind is not ElementKind.EDIT_TEXT
                and (e.kind not in TOGGLES or intent.switch_to is None)
                and not e.selected and not in_system_bar(e, screen) and e.box.y1 < kb
                and norm(e.label) not in typed]
@@ -985,10 +1067,17 @@ class HeuristicPlanner:
         if creating and fab is not None and "add" not in tapped and fab not in els:
             els.append(fab)
         menu = self._overflow(screen, tapped)
+        recent = _recent_row(intent, screen, history, els)
+        if recent is not None:
+            return Decision(Action(ActionKind.TAP, element=recent.id),
+                            f"'{recent.label}' is the first (most recent) item of the list")
         if els:
             texts = [describe_for_match(e, screen) if e is not fab else "add button"
                      for e in els]
-            score = self._similarity(intent.text, texts)
+            score = self._similarity(intent.where, texts)
+            named = [_stems(t) for t in intent.targets]
+            score += np.array([0.3 * any(t and t <= _stems(e.label) for t in named)
+                               for e in els])          # the thing the command names
             score += np.array([0.5 * _lexical(intent, e.label) + purpose_bonus(intent, e)
                                + (0.4 if creating and (norm(e.label) in CREATE_LABELS
                                                        or e is fab) else 0.0)
@@ -1016,12 +1105,18 @@ class HeuristicPlanner:
 
     @staticmethod
     def _overflow(screen: Screen, tapped: Sequence[str]) -> Decision | None:
-        """An overflow menu (the three dots) not opened yet: actions hide there."""
+        """An overflow menu (the three dots) or a "More ..." row not opened yet: actions
+        and rarer settings hide there."""
         for e in screen.elements:
             if norm(e.icon_label or e.label) in OVERFLOW and norm(e.label) not in tapped \
                     and not in_system_bar(e, screen):
                 return Decision(Action(ActionKind.TAP, element=e.id),
                                 "nothing here matches the task: open the menu")
+        for e in screen.elements:       # "More security & privacy", "Advanced"
+            if e.kind is ElementKind.TEXT and norm(e.text).split()[:1] in (
+                    ["more"], ["advanced"], ["additional"]) and norm(e.label) not in tapped:
+                return Decision(Action(ActionKind.TAP, element=e.id),
+                                f"nothing here matches the task: look in '{e.text}'")
         return None
 
     def _fallback(self, history: Sequence[Step]) -> Decision:
@@ -1062,9 +1157,10 @@ class HeuristicPlanner:
         texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
         top = [e for e in texts if e.box.y1 < screen.height * 0.15]
         wanted = _stems(" ".join(intent.words)) - APP_NAMES
-        if any(_lexical(intent, e.text) >= 0.99
-               and (not wanted or bool(_stems(e.text) - APP_NAMES)) for e in top[:3]):
-            return True
+        titles = [e for e in top[:3] if _lexical(intent, e.text) >= 0.99
+                  and (not wanted or bool(_stems(e.text) - APP_NAMES))]
+        if titles:
+            return not _more_to_open(intent, screen, history, titles[0].text)
         if intent.verb not in QUESTION_VERBS or (history and is_app(_label_at(history[-1]))):
             return False        # an app's first page lists things to open, not answers
         return any(len(_stems(e.text) - APP_NAMES) >= 2 and _lexical(intent, e.text) >= 0.99

@@ -81,6 +81,18 @@ class TaskIntent:
     targets: tuple[str, ...] = ()
 
     @property
+    def where(self) -> str:
+        """The command without the texts it asks to type ("... saying 'Are you free?'"):
+        what to look for on the screen, so a message like the one to send is no match."""
+        text = self.text
+        for v in self.values:
+            digits = v.lstrip("+").isdigit()
+            if (len(v) > 3 and not digits) or (digits and len(v) >= 7):
+                text = text.replace(v, " ")
+        text = re.sub(r"\+?\d[\d\- ]{5,}\d", " ", text)     # phone numbers as written
+        return " ".join(text.split())
+
+    @property
     def parameters(self) -> tuple[str, ...]:
         """Everything the command names: values to type, then targets."""
         return self.values + self.targets
@@ -111,9 +123,9 @@ def norm(text: str) -> str:
 
 
 def _values(text: str) -> list[tuple[str, bool]]:
-    """Quoted texts, emails, clock times (hour, minute), numbers, and (when nothing is
-    quoted) capitalised names, in the order the command gives them; each with whether
-    it is such a name."""
+    """Quoted texts, emails, clock times (hour, minute), numbers, codes, (when nothing
+    is quoted) a search's query or a message's body, and capitalised names outside
+    quotes, in the order the command gives them; each with whether it is such a name."""
     found: list[tuple[int, str]] = []
     names: set[str] = set()
 
@@ -137,16 +149,16 @@ def _values(text: str) -> list[tuple[str, bool]]:
             if m and m.group(1).strip():
                 found.append((m.start(1), m.group(1).strip()))
                 rest = rest[:m.start(1)] + " " * len(m.group(1)) + rest[m.end(1):]
-        rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
-        for m in _NAME.finditer(rest):
-            word, start = m.group(1), m.start()
-            before = rest[:start].rstrip()
-            if not before or before[-1] in ".!?":   # a sentence's first capital means nothing
-                word = word.partition(" ")[2]
-                start += len(m.group(1)) - len(word)
-            if word and norm(word) not in _NOT_NAMES:
-                found.append((start, word))
-                names.add(word)
+    rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
+    for m in _NAME.finditer(rest):
+        word, start = m.group(1), m.start()
+        before = rest[:start].rstrip()
+        if not before or before[-1] in ".!?":   # a sentence's first capital means nothing
+            word = word.partition(" ")[2]
+            start += len(m.group(1)) - len(word)
+        if word and norm(word) not in _NOT_NAMES:
+            found.append((start, word))
+            names.add(word)
     ordered = dict.fromkeys(v for _, v in sorted(found, key=lambda p: p[0]))
     return [(v, v in names) for v in ordered]
 

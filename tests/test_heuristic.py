@@ -340,3 +340,47 @@ def test_the_act_ends_the_task_a_way_to_it_does_not(planner: HeuristicPlanner) -
     assert not after(0, "Import the contacts in contacts.vcf from Downloads").done
     assert after(1, "Mark all my text messages as read").done
     assert after(2, "Add Grace Park to my favorites.").done
+
+
+def test_choosing_the_value_the_task_sets_ends_it(planner: HeuristicPlanner) -> None:
+    dialog = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 800, "30 seconds"),
+                                          el(1, ElementKind.TEXT, 1000, "5 minutes"),
+                                          el(2, ElementKind.TEXT, 1200, "10 minutes")))
+    d = planner.next("Set the screen timeout to 5 minutes.", dialog, [])
+    assert d.action.element == 1
+    done = planner.next("Set the screen timeout to 5 minutes.", SETTINGS, [step(dialog, d.action)])
+    assert done.done
+
+
+def test_more_rows_are_looked_in_before_going_back(planner: HeuristicPlanner) -> None:
+    page = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 100, "Security & privacy"),
+                                        el(1, ElementKind.TEXT, 400, "Screen lock"),
+                                        el(2, ElementKind.TEXT, 600, "More security & privacy")))
+    main = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 400, "Display"),
+                                        el(1, ElementKind.TEXT, 600, "Security & privacy")))
+    history = [step(main, Action(ActionKind.TAP, element=1))]
+    d = planner.next("Turn on app pinning.", page, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 2
+
+
+def test_a_message_is_not_typed_into_the_recipient_field(planner: HeuristicPlanner) -> None:
+    new = Screen(1080, 2400, elements=(el(0, ElementKind.EDIT_TEXT, 300, "To", hint=True),
+                                       el(1, ElementKind.TEXT, 600, "Bob Lee"),
+                                       el(2, ElementKind.TEXT, 800, "Dan Miller")))
+    d = planner.next("Start a chat with Dan Miller and ask 'Are you free tonight?'", new, [])
+    assert d.action.kind is ActionKind.TAP and d.action.element == 2
+    d = planner.next("Send a text message to 650-555-0199 with message: Hi, this is Sam", new, [])
+    assert d.action.kind is ActionKind.TYPE and d.action.text == "6505550199"
+
+
+def test_a_form_field_showing_its_own_name_is_empty(planner: HeuristicPlanner) -> None:
+    form = Screen(1080, 2400, elements=(
+        el(0, ElementKind.EDIT_TEXT, 400, "First name"),       # read as text, not as a hint
+        el(1, ElementKind.EDIT_TEXT, 600, "Last name", hint=True),
+        el(2, ElementKind.TEXT, 800, "Phone"),                  # no field detected there
+        el(3, ElementKind.BUTTON, 100, "Save")))
+    task = "Add John as a contacts and set his mobile phone number to be 12345678"
+    d = planner.next(task, form, [])
+    assert d.action.kind is ActionKind.TYPE and d.action.element == 0 and d.action.text == "John"
+    d = planner.next(task, form, [step(form, d.action)])
+    assert d.action.kind is ActionKind.TYPE and d.action.element == 2

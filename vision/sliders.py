@@ -24,6 +24,8 @@ CONTRAST = 36
 MIN_TRACK = 0.35
 #: ...and this share of the run between its ends is track-coloured.
 MIN_FILL = 0.9
+#: A detected seek bar below this confidence needs a track in the pixels to stay.
+DOUBTFUL = 0.5
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -71,7 +73,8 @@ def _bands(rows: list[tuple[int, int, int]], max_thick: int) -> list[tuple[int, 
 def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
           width: int) -> tuple[int, int, int, int] | None:
     """The round knob on a track: columns much taller than the track, about as wide
-    as they are tall. (x1, y1, x2, y2) or None."""
+    as they are tall, centred on the track (an icon beside a field's border is not).
+    (x1, y1, x2, y2) or None."""
     y1, y2, x1, x2 = band
     thick = y2 - y1
     reach = max(4 * thick, width // 40)
@@ -80,11 +83,15 @@ def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
     left = max(0, x1 - reach)
     heights = window.sum(axis=0)
     tall = heights >= max(2.5 * thick, 6)
+    middle = (y1 + y2) / 2 - top
     for a, b in _runs(tall):
         w = b - a
         rows = np.flatnonzero(window[:, a:b].any(axis=1))
         h = int(rows[-1] - rows[0] + 1) if rows.size else 0
-        if width * 0.02 <= w <= width * 0.12 and 0.6 <= w / max(h, 1) <= 1.6:
+        centred = rows.size > 0 and abs((rows[0] + rows[-1]) / 2 - middle) <= max(3, h / 4)
+        inside = x1 - w <= left + (a + b) / 2 <= x2 + w
+        if width * 0.02 <= w <= width * 0.12 and 0.6 <= w / max(h, 1) <= 1.6 and centred \
+                and inside:
             return left + a, top + int(rows[0]), left + b, top + int(rows[-1]) + 1
     return None
 
@@ -97,7 +104,8 @@ def find_sliders(pixels: np.ndarray, known: Sequence[Element] = ()) -> list[Elem
 def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element]:
     """``widgets`` with each detected seek bar's ends snapped to the track the pixels
     show (a detector's box is a few pixels off, and a tap at "100 %" must land on the
-    track), plus the seek bars only the pixels show."""
+    track), plus the seek bars only the pixels show. A seek bar the detector is unsure
+    of (below ``DOUBTFUL``) and the pixels show no track for is dropped."""
     found = _all_sliders(pixels)
     out = []
     for e in widgets:
@@ -105,6 +113,8 @@ def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element
                       and _overlap_y(f.box, e.box) > 0.5
                       and min(f.box.x2, e.box.x2) - max(f.box.x1, e.box.x1)
                       > 0.6 * f.box.width), None)
+        if track is None and e.kind is ElementKind.SEEK_BAR and e.confidence < DOUBTFUL:
+            continue      # no track and knob in the pixels: a field's border, not a slider
         out.append(dataclasses.replace(e, box=Box.of(track.x1, e.box.y1, track.x2, e.box.y2))
                    if track is not None else e)
     return out + [f for f in found if not _covered(f.box, widgets)]
