@@ -11,7 +11,8 @@ AutoTask evaluation's definitions:
 - non-redundant completion: share of tasks done in exactly the minimal steps.
 
     .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
-                                    [--long-pages] [--describer vision|truth]
+                                    [--long-pages [on|off|both]]
+                                    [--describer vision|truth]
 
 ``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
 answers from the task's minimal solution: it proves the chain-of-screens loop
@@ -239,8 +240,10 @@ def main() -> int:
     parser.add_argument("--app", default="", help="Only tasks of this app (package part).")
     parser.add_argument("--task", default="",
                         help="Only these tasks (comma-separated ids, e.g. clock_alarm_645am).")
-    parser.add_argument("--long-pages", action="store_true",
-                        help="Capture scrolling pages whole before planning.")
+    parser.add_argument("--long-pages", choices=("off", "on", "both"), default="off",
+                        nargs="?", const="on",
+                        help="Capture scrolling pages whole before planning; 'both' runs "
+                             "every task both ways, one after the other, and compares.")
     parser.add_argument("--describer", choices=("vision", "truth"), default="vision",
                         help="vision (default: the product's pipeline on screenshots) or "
                              "truth (the simulator's own screens: planning alone).")
@@ -257,24 +260,44 @@ def main() -> int:
         tasks = [t for t in tasks if t.id in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
-    name = args.planner + ("-long" if args.long_pages else "") + (
-        "-truth" if args.describer == "truth" else "") + ("-sel" if args.task or args.app
-                                                          or args.limit else "")
-    out = RESULTS / f"runs-{name}"
-    results = []
+    sel = "-sel" if args.task or args.app or args.limit else ""
+    truth = "-truth" if args.describer == "truth" else ""
+    modes = {"off": [False], "on": [True], "both": [False, True]}[args.long_pages]
+    results: dict[bool, list[TaskResult]] = {m: [] for m in modes}
     for task in tasks:
-        r = run_task(task, args.planner, out, args.long_pages, args.describer)
-        results.append(r)
-        print(f"{'ok ' if r.success else 'NO '} {task.id:40s} {r.executed:2d}/{r.min_steps} steps"
-              f"  acc {r.accuracy:.2f}  {r.outcome:12s} {r.seconds:5.1f}s", flush=True)
-    summary = summarise(results)
+        for long_pages in modes:
+            name = args.planner + ("-long" if long_pages else "") + truth + sel
+            r = run_task(task, args.planner, RESULTS / f"runs-{name}", long_pages,
+                         args.describer)
+            results[long_pages].append(r)
+            print(f"{'ok ' if r.success else 'NO '} {task.id:40s}{' long' if long_pages else ''}"
+                  f" {r.executed:2d}/{r.min_steps} steps  acc {r.accuracy:.2f}  "
+                  f"{r.outcome:12s} {r.seconds:5.1f}s", flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"tasks-{name}.json"
-    path.write_text(json.dumps({"summary": summary,
-                                "tasks": [r.__dict__ for r in results]}, indent=1))
-    for key, value in summary.items():
-        print(f"{key:26s} {value:.3f}" if isinstance(value, float) else f"{key:26s} {value}")
-    print(f"wrote {path}")
+    summaries = {m: summarise(rs) for m, rs in results.items()}
+    for long_pages, summary in summaries.items():
+        name = args.planner + ("-long" if long_pages else "") + truth + sel
+        path = RESULTS / f"tasks-{name}.json"
+        path.write_text(json.dumps({"summary": summary, "tasks": [
+            r.__dict__ for r in results[long_pages]]}, indent=1))
+        print(f"-- long pages {'on' if long_pages else 'off'}")
+        for key, value in summary.items():
+            print(f"{key:26s} {value:.3f}" if isinstance(value, float) else f"{key:26s} {value}")
+        print(f"wrote {path}")
+    if len(modes) == 2:
+        off, on = summaries[False], summaries[True]
+        steps = {m: statistics.mean(r.executed for r in rs) for m, rs in results.items()}
+        compare = {"success_off": off["success_rate"], "success_on": on["success_rate"],
+                   "steps_off": steps[False], "steps_on": steps[True],
+                   "seconds_off": off["seconds_per_task"], "seconds_on": on["seconds_per_task"],
+                   "seconds_ratio_on_off": on["seconds_per_task"] / off["seconds_per_task"],
+                   "steps_ratio_on_off": steps[True] / max(steps[False], 1e-9)}
+        path = RESULTS / f"tasks-{args.planner}{truth}{sel}-long-pages.json"
+        path.write_text(json.dumps(compare, indent=1))
+        print("-- long pages on vs off, side by side")
+        for key, value in compare.items():
+            print(f"{key:26s} {value:.3f}")
+        print(f"wrote {path}")
     return 0
 
 

@@ -59,6 +59,7 @@ from screenpilot.model import (
     Action,
     ActionKind,
     BlockKind,
+    Box,
     Direction,
     Element,
     ElementKind,
@@ -108,6 +109,12 @@ def purpose_bonus(intent: TaskIntent, e: Element) -> float:
     return 0.4 if _stems(" ".join(intent.words)) & _stems(what) else 0.0
 
 
+def viewport(screen: Screen) -> int:
+    """The height of one phone screen: a long page (several screens stitched) is taller
+    than a phone's 2.3:1 at most."""
+    return min(screen.height, round(screen.width * 2.3))
+
+
 def in_system_bar(e: Element, screen: Screen) -> bool:
     """Whether ``e`` sits in the status bar or the navigation bar (indicators and the
     system's own keys, never what a task asks to tap)."""
@@ -143,7 +150,8 @@ CREATE_VERBS = frozenset({"add", "create", "new", "set", "make", "start", "compo
 
 def acted_on(step: Step) -> Element | None:
     """The element a step acted on: by its id, or for a tap at a point the smallest
-    element there, else a switch on that row (a row opened beside its switch)."""
+    element there, else a seek bar the point is just past the end of (0 % / 100 %),
+    else a switch on that row (a row opened beside its switch)."""
     a = step.action
     if a.element is not None:
         try:
@@ -157,8 +165,12 @@ def acted_on(step: Step) -> Element | None:
             if e.box.x1 <= x <= e.box.x2 and e.box.y1 <= y <= e.box.y2 and e.label]
     if hits:
         return min(hits, key=lambda e: e.box.area)
+    near = [e for e in step.before.elements if e.kind is ElementKind.SEEK_BAR   # past an end
+            and e.box.y1 <= y <= e.box.y2 and min(abs(x - e.box.x1), abs(x - e.box.x2))
+            <= e.box.height]
     row = [e for e in step.before.elements if e.kind in TOGGLES and e.box.y1 <= y <= e.box.y2]
-    return row[0] if row else None
+    found = near or row
+    return found[0] if found else None
 
 
 def _tapped_labels(history: Sequence[Step]) -> list[str]:
@@ -174,6 +186,30 @@ def _tapped_labels(history: Sequence[Step]) -> list[str]:
 _SET_TO = re.compile(r"\b(?:set|change|switch|make)\b.*\bto\s+(.+?)\s*[.!]?\s*$", re.I)
 _ADD_TO = re.compile(r"\badd\b.*\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|"
                      r"wish ?list)\b", re.I)
+
+
+def act_words(intent: TaskIntent) -> set[str]:
+    """The stems a control that does what the command asks carries: its verb ("call",
+    "sign out"); "add X to my cart" -> add + cart; "to my favorites" -> star."""
+    if intent.verb in ("turn", "open", "go", "set", "show", "check", "what", "find",
+                       "search", "change", "edit"):
+        return set()
+    verb = _stems(intent.verb)
+    onto = _ADD_TO.search(intent.text)
+    if onto:
+        listed = _stems(onto.group(1))
+        verb = listed if "star" in listed else verb | listed
+    return verb
+
+
+def is_act(intent: TaskIntent, label: str) -> bool:
+    """Whether a control labelled so is the act itself ("Call", "Add to cart"), not a
+    way to it ("Import from file", the cart icon)."""
+    verb = act_words(intent)
+    words = _stems(label) - STOP_WORDS
+    task = _stems(" ".join(intent.words)) | verb
+    return bool(verb) and verb <= words and words <= task and norm(label) not in {
+        norm(a) for a in app_names()}
 
 
 def _label_at(step: Step) -> str:
@@ -217,7 +253,8 @@ def send_button(screen: Screen, field: Element) -> Element | None:
 #: Words of text that stands in an empty field (its hint) when no detector found the field.
 FIELD_WORDS = ("name", "first name", "last name", "phone", "number", "email", "search",
                "text message", "message", "to", "label", "hour", "minute", "address",
-               "password", "username", "city", "title", "note", "搜索", "姓名", "电话")
+               "password", "username", "city", "title", "note", "code", "promo code",
+               "coupon", "comment", "url", "website", "搜索", "姓名", "电话")
 
 
 def keyboard_top(screen: Screen) -> int | None:
@@ -226,7 +263,7 @@ def keyboard_top(screen: Screen) -> int | None:
     for b in screen.blocks:
         if b.kind is BlockKind.KEYBOARD:
             return b.box.y1
-    keys = [e for e in screen.elements if e.box.y1 > screen.height * 0.5
+    keys = [e for e in screen.elements if e.box.y1 > screen.height - 0.5 * viewport(screen)
             and e.kind in (ElementKind.BUTTON, ElementKind.TEXT) and len(e.label.strip()) <= 1]
     rows: dict[int, list[Element]] = {}
     for e in keys:
@@ -237,6 +274,31 @@ def keyboard_top(screen: Screen) -> int | None:
     return min(e.box.y1 for r in full for e in r)
 
 
+def _page_title(e: Element, screen: Screen) -> bool:
+    """Whether ``e`` is the title of its toolbar (the page's name, nothing to tap)."""
+    if e.kind is not ElementKind.TEXT or e.block_id is None:
+        return False
+    try:
+        block = screen.block(e.block_id)
+    except KeyError:
+        return False
+    return block.kind is BlockKind.TOOLBAR and block.caption == e.text
+
+
+def _boxed(e: Element, screen: Screen) -> bool:
+    """Whether a text sits alone in a small outlined box (vision's card block): the
+    hint inside a field the detector did not find."""
+    if e.block_id is None:
+        return False
+    try:
+        block = screen.block(e.block_id)
+    except KeyError:
+        return False
+    inside = [x for x in screen.elements if x.block_id == e.block_id and x.text]
+    return block.kind is BlockKind.CARD and block.box.height < 0.1 * viewport(screen) \
+        and len(inside) == 1
+
+
 def floating_button(screen: Screen, bottom: int | None = None) -> Element | None:
     """An unlabelled round button low at the right (a floating "+" button)."""
     bottom = bottom or screen.height
@@ -245,7 +307,7 @@ def floating_button(screen: Screen, bottom: int | None = None) -> Element | None
         if e.kind in (ElementKind.BUTTON, ElementKind.ICON, ElementKind.IMAGE) and not e.text \
                 and 0.08 * screen.width <= w <= 0.25 * screen.width and 0.7 <= w / max(h, 1) \
                 <= 1.4 and e.box.center[0] > 0.6 * screen.width \
-                and 0.55 * screen.height < e.box.center[1] < bottom \
+                and screen.height - 0.45 * viewport(screen) < e.box.center[1] < bottom \
                 and not in_system_bar(e, screen) \
                 and (not e.icon_label or norm(e.icon_label) in CREATE_LABELS):
             return e
@@ -275,11 +337,12 @@ def _empty_fields(screen: Screen) -> list[Element]:
         and min(o.box.y2, h.box.y2) - max(o.box.y1, h.box.y1) > 0.5 * h.box.height
         for o in hints)]
     if edits:
-        hints = [h for h in hints if any(abs(h.box.x1 - f.box.x1) <= 0.08 * screen.width
-                                         or f.box.x1 <= h.box.x1 <= f.box.x1 + 0.1 * screen.width
-                                         for f in edits)]
+        hints = [h for h in hints if _boxed(h, screen) or any(
+            abs(h.box.x1 - f.box.x1) <= 0.08 * screen.width
+            or f.box.x1 <= h.box.x1 <= f.box.x1 + 0.1 * screen.width for f in edits)]
         return sorted(fields + hints, key=lambda e: (e.box.y1, e.box.x1))
-    return hints if len(hints) >= 2 else []
+    # a form has several fields; a field alone shows as a box around its hint
+    return hints if len(hints) >= 2 else [h for h in hints if _boxed(h, screen)]
 
 
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -604,10 +667,35 @@ def _recent_row(intent: TaskIntent, screen: Screen, history: Sequence[Step],
     (the name on it, not its time)."""
     if not _RECENT.search(intent.text) or not history or not is_app(_label_at(history[-1])):
         return None
-    rows = [e for e in els if e.kind is ElementKind.TEXT and e.box.y1 > screen.height * 0.08
+    rows = [e for e in els if e.kind is ElementKind.TEXT and e.box.y1 > viewport(screen) * 0.08
             and len(e.text) >= 3 and not _TIME_LIKE.match(e.text.strip())
             and not is_app(e.text)]
     return min(rows, key=lambda e: (e.box.y1, e.box.x1)) if rows else None
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    """Whether two boxes are one field as seen on two screens (its hint, then its text)."""
+    cx, cy = b.center
+    return a.iou(b) > 0.3 or (a.x1 <= cx <= a.x2 and a.y1 <= cy <= a.y2)
+
+
+def _beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
+    """Of several controls with the chosen label ("Remove" on every cart row), the first
+    one after what the task names ("the coffee mug")."""
+    same = [j for j, e in enumerate(els) if norm(e.label) == norm(els[i].label)]
+    if len(same) < 2:
+        return i
+    task = _stems(" ".join(intent.words)) - APP_NAMES - act_words(intent)
+    named = [e for e in els if (w := _stems(e.label) - APP_NAMES) and w <= task
+             and norm(e.label) != norm(els[i].label)]
+    if not named:
+        return i
+    most = max(len(_stems(e.label)) for e in named)      # the most specific: 'Coffee Mug'
+    named = [e for e in named if len(_stems(e.label)) == most]
+    # an item's controls follow its name in reading order (title, price, then buttons)
+    anchor = named[0].box.center[1]
+    after = [j for j in same if els[j].box.center[1] >= anchor]
+    return min(after or same, key=lambda j: abs(els[j].box.center[1] - anchor))
 
 
 def _retapped(label: str, tapped: str) -> bool:
@@ -660,7 +748,7 @@ def _more_to_open(intent: TaskIntent, screen: Screen, history: Sequence[Step],
     for s in history:
         if s.action.kind is ActionKind.TAP:
             covered |= _stems(_label_at(s))
-    top = screen.height * 0.1           # the toolbar: the page's own title, its icons
+    top = viewport(screen) * 0.1        # the toolbar: the page's own title, its icons
     for e in screen.elements:
         if e.kind in TAPPABLE and e.label and not in_system_bar(e, screen) and e.box.y2 > top:
             words = _stems(e.label) - APP_NAMES
@@ -854,13 +942,8 @@ class HeuristicPlanner:
             if want and want <= got and got <= _stems(intent.text) | want:
                 return Decision(Action(ActionKind.STOP, done=True),
                                 f"chose '{_label_at(history[-1])}'")
-        verb = _stems(intent.verb)
-        onto = _ADD_TO.search(intent.text)
-        if onto:      # "add X to my favorites": the star is the act; "to my cart": 'Add to cart'
-            listed = _stems(onto.group(1))
-            verb = listed if "star" in listed else verb | listed
-        if not verb or intent.verb in ("turn", "open", "go", "set", "show", "check", "what",
-                                       "find", "search", "change", "edit"):
+        verb = act_words(intent)
+        if not verb:
             return None
         last = history[-1] if history else None
         if last is None or last.action.kind is not ActionKind.TAP or last.action.element is None:
@@ -870,10 +953,7 @@ class HeuristicPlanner:
         except KeyError:
             return None
         label = tapped.label or tapped.icon_label
-        words = _stems(label) - STOP_WORDS
-        task = _stems(" ".join(intent.words)) | verb
-        # the act itself ("Call", "Add to cart"), not a way to it ("Import from file")
-        if not verb <= words or not words <= task or norm(label) in {norm(a) for a in app_names()}:
+        if not is_act(intent, label):
             return None
         again = [e for e in screen.elements if e.kind in TAPPABLE and e.label
                  and norm(e.label) == norm(tapped.text or label) and not in_system_bar(e, screen)
@@ -957,8 +1037,11 @@ class HeuristicPlanner:
                       for s in history if s.action.kind is ActionKind.TYPE
                       and s.action.element is not None
                       and s.action.element in {e.id for e in s.before.elements}}
+        typed_boxes = [e.box for e in (acted_on(s) for s in history
+                                       if s.action.kind is ActionKind.TYPE) if e is not None]
         empty = [f for f in _empty_fields(screen) if (searching or not is_search_field(f))
-                 and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)]
+                 and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)
+                 and not any(_same_place(f.box, b) for b in typed_boxes)]
         filled = [e for e in _filled_fields(screen, intent.verb in REPLACE_VERBS)
                   if norm(field_label_of(e)) not in typed_into]
         fields = empty + filled
@@ -1060,6 +1143,7 @@ class HeuristicPlanner:
                and e.kind is not ElementKind.EDIT_TEXT
                and (e.kind not in TOGGLES or intent.switch_to is None)
                and not e.selected and not in_system_bar(e, screen) and e.box.y1 < kb
+               and not _page_title(e, screen)
                and norm(e.label) not in typed]
         creating = bool(_stems(intent.verb) & _stems(" ".join(CREATE_VERBS))) or bool(
             intent.words & {"new", "create"})
@@ -1075,6 +1159,7 @@ class HeuristicPlanner:
             texts = [describe_for_match(e, screen) if e is not fab else "add button"
                      for e in els]
             score = self._similarity(intent.where, texts)
+            score += np.array([0.5 * is_act(intent, e.label) for e in els])
             named = [_stems(t) for t in intent.targets]
             score += np.array([0.3 * any(t and t <= _stems(e.label) for t in named)
                                for e in els])          # the thing the command names
@@ -1088,6 +1173,7 @@ class HeuristicPlanner:
                 return menu          # "delete", "mark all": a weak match is worse than the menu
             if score[i] >= self.threshold:
                 i = _row_text(els, i)
+                i = _beside_named(intent, els, i)
                 if els[i].kind in TOGGLES:   # open the switch's row, not flip the switch
                     e = els[i]
                     return Decision(Action(ActionKind.TAP, point=(
@@ -1155,7 +1241,7 @@ class HeuristicPlanner:
         alone ("Shop") only counts when the task names nothing but the app: "open my
         order history in the Shop app" is not done on the Shop's home page."""
         texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
-        top = [e for e in texts if e.box.y1 < screen.height * 0.15]
+        top = [e for e in texts if e.box.y1 < viewport(screen) * 0.15]
         wanted = _stems(" ".join(intent.words)) - APP_NAMES
         titles = [e for e in top[:3] if _lexical(intent, e.text) >= 0.99
                   and (not wanted or bool(_stems(e.text) - APP_NAMES))]

@@ -7,7 +7,7 @@ import numpy as np
 from screenpilot.model import ElementKind
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.blobs import find_icons
-from screenpilot.vision.pipeline import strip_glyph
+from screenpilot.vision.group import strip_glyph
 
 
 def _thread() -> tuple[np.ndarray, VirtualPhone]:
@@ -24,7 +24,7 @@ def test_the_send_arrow_beside_the_field_is_found() -> None:
     truth = phone.screen()
     field = next(e for e in truth.elements if e.kind is ElementKind.EDIT_TEXT)
     known = [e.box for e in truth.elements if e.kind is ElementKind.TEXT]
-    found = find_icons(pixels, known + [field.box], [field.box])
+    found = find_icons(pixels, [*known, field.box], [field.box])
     right = [f for f in found if f.box.x1 >= field.box.x2]
     assert len(right) == 1                                # the send arrow
     send = right[0].box

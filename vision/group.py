@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -126,8 +127,20 @@ def match_texts(widgets: Sequence[Element], texts: Sequence[Element], *,
     return out, free
 
 
+_GLYPH = re.compile(r"^[\u2e80-\u9fff\uf900-\ufaff]\s+(?=[A-Za-z]{2})")
+_CLOSE = re.compile(r"^[×✕xX]\s+(?=[A-Z][a-z])")
+
+
+def strip_glyph(text: str) -> str:
+    """An icon read as one character before a Latin label is not part of the label:
+    a CJK character ("曰 Start chat") or a close cross ("X Edit contact"). Chinese
+    text (more than the one character) stays as it is."""
+    rest = _CLOSE.sub("", _GLYPH.sub("", text))
+    return rest if rest != text and rest.isascii() else text
+
+
 def _absorb(widget: Element, texts: list[tuple[str, Element]]) -> Element:
-    inner = " ".join(t.text for rel, t in texts if rel in ("text", "name"))
+    inner = strip_glyph(" ".join(t.text for rel, t in texts if rel in ("text", "name")))
     caption = " ".join(t.text for rel, t in texts if rel == "caption")
     if not (inner or caption):
         return widget

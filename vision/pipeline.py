@@ -25,7 +25,6 @@ import dataclasses
 import functools
 import logging
 import os
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -267,7 +266,7 @@ def assemble(pixels: RGB, obs: Observations, stages: Sequence[str], *,
         regions_future = pool.submit(_timed, functools.partial(blocks_mod.divide, pixels)) \
             if "blocks" in stages else None
         start = time.perf_counter()
-        texts = [Element(0, ElementKind.TEXT, line.box, text=strip_glyph(line.text),
+        texts = [Element(0, ElementKind.TEXT, line.box, text=group.strip_glyph(line.text),
                          confidence=min(1.0, line.score)) for line in obs.lines]
         bar_regions = [blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
                        for e in obs.widgets if e.kind.value in ("status_bar", "navigation_bar")]
@@ -294,18 +293,6 @@ def _merge_bars(regions: list[blocks_mod.Region],
                 detected: list[blocks_mod.Region]) -> list[blocks_mod.Region]:
     kinds = {r.kind for r in detected}
     return detected + [r for r in regions if r.kind not in kinds]
-
-
-_GLYPH = re.compile(r"^[\u2e80-\u9fff\uf900-\ufaff]\s+(?=[A-Za-z]{2})")
-_CLOSE = re.compile(r"^[×✕xX]\s+(?=[A-Z][a-z])")
-
-
-def strip_glyph(text: str) -> str:
-    """An icon read as one character before a Latin label is not part of the label:
-    a CJK character ("曰 Start chat") or a close cross ("X Edit contact"). Chinese
-    text (more than the one character) stays as it is."""
-    rest = _CLOSE.sub("", _GLYPH.sub("", text))
-    return rest if rest != text and rest.isascii() else text
 
 
 def _ordered(elements: list[Element], height: int) -> list[Element]:
