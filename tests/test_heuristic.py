@@ -384,3 +384,42 @@ def test_a_form_field_showing_its_own_name_is_empty(planner: HeuristicPlanner) -
     assert d.action.kind is ActionKind.TYPE and d.action.element == 0 and d.action.text == "John"
     d = planner.next(task, form, [step(form, d.action)])
     assert d.action.kind is ActionKind.TYPE and d.action.element == 2
+
+
+def test_add_to_cart_prefers_the_act_and_the_named_row(planner: HeuristicPlanner) -> None:
+    product = Screen(1080, 2400, elements=(
+        Element(0, ElementKind.ICON, Box(950, 100, 1040, 190), icon_label="cart"),
+        el(1, ElementKind.TEXT, 400, "Smart Watch"),
+        el(2, ElementKind.BUTTON, 800, "Add to cart")))
+    shop = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 400, "Smart Watch"),))
+    history = [step(HOME, Action(ActionKind.TAP, element=0)),
+               step(shop, Action(ActionKind.TAP, element=0), 1)]
+    d = planner.next("Add the Smart Watch to my cart in Shop", product, history)
+    assert d.action.element == 2
+    cart = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 300, "Cotton T-Shirt"), el(1, ElementKind.TEXT, 500, "Remove"),
+        el(2, ElementKind.TEXT, 700, "Coffee Mug"), el(3, ElementKind.TEXT, 900, "Remove")))
+    d = planner.next("Remove the coffee mug from my Shop cart", cart, history)
+    assert d.action.element == 3
+
+
+def test_a_lone_boxed_hint_is_a_field(planner: HeuristicPlanner) -> None:
+    cart = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 300, "Coffee Mug"),
+        Element(1, ElementKind.TEXT, Box(76, 1131, 318, 1180), text="Promo code", block_id=0),
+        Element(2, ElementKind.BUTTON, Box(870, 1130, 990, 1190), text="Apply")),
+        blocks=(Block(0, Box(40, 1100, 800, 1210), BlockKind.CARD, caption="Promo code"),))
+    d = planner.next("Apply the promo code SAVE10 to my cart", cart, [])
+    assert d.action.kind is ActionKind.TYPE and d.action.element == 1
+    d = planner.next("Apply the promo code SAVE10 to my cart", cart, [step(cart, d.action)])
+    assert d.action.kind is ActionKind.TAP and d.action.element == 2
+
+
+def test_the_page_title_is_not_tapped(planner: HeuristicPlanner) -> None:
+    alarms = Screen(1080, 2400, elements=(
+        Element(0, ElementKind.TEXT, Box(40, 120, 300, 200), text="Alarm", block_id=0),
+        el(1, ElementKind.TEXT, 600, "Bedtime")),
+        blocks=(Block(0, Box(0, 90, 1080, 230), BlockKind.TOOLBAR, caption="Alarm"),))
+    d = planner.next("create alarm at 10:30 am", alarms,
+                     [step(HOME, Action(ActionKind.TAP, element=1))])
+    assert d.action.element != 0
