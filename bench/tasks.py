@@ -12,7 +12,7 @@ AutoTask evaluation's definitions:
 
     .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
                                     [--long-pages [on|off|both]]
-                                    [--describer vision|truth]
+                                    [--describer vision|truth] [--paraphrase K]
 
 ``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
 answers from the task's minimal solution: it proves the chain-of-screens loop
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import statistics
 import sys
 import time
@@ -193,7 +194,9 @@ def make_describer(kind: str, phone: VirtualPhone) -> Any:
 
 
 def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
-             describer: str = "vision") -> TaskResult:
+             describer: str = "vision", paraphrase: int = 0) -> TaskResult:
+    """One run of ``task`` (its command, or its ``paraphrase``-th paraphrase, 1-based)."""
+    shutil.rmtree(out / task.id, ignore_errors=True)     # no screenshots of an older run
     phone = VirtualPhone()
     task.setup(phone)
     start = time.perf_counter()
@@ -206,7 +209,8 @@ def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
                                          settle_interval=0.05, long_pages=long_pages),
                       safety=KeywordSafety(), handover=None)
         try:
-            traj = agent.run(task.command)
+            command = task.paraphrases[paraphrase - 1] if paraphrase else task.command
+            traj = agent.run(command)
             outcome, steps = traj.outcome.value, list(traj.steps)
         except ScreenpilotError as exc:
             outcome = type(exc).__name__
@@ -247,11 +251,17 @@ def main() -> int:
     parser.add_argument("--describer", choices=("vision", "truth"), default="vision",
                         help="vision (default: the product's pipeline on screenshots) or "
                              "truth (the simulator's own screens: planning alone).")
+    parser.add_argument("--paraphrase", type=int, default=0, metavar="K",
+                        help="Run each task's K-th paraphrase (1-3) instead of its command: "
+                             "wordings the offline planner was not tuned on.")
     parser.add_argument("--include-sensitive", action="store_true",
                         help="Also run tasks that need a handover (they end in safety_stop).")
     args = parser.parse_args()
+    if args.paraphrase < 0:
+        parser.error("--paraphrase counts from 1")
     tasks = [t for t in all_tasks() if args.app in t.app
-             and (args.include_sensitive or not t.sensitive)]
+             and (args.include_sensitive or not t.sensitive)
+             and len(t.paraphrases) >= args.paraphrase]
     if args.task:
         wanted = {t.strip() for t in args.task.split(",") if t.strip()}
         unknown = wanted - {t.id for t in all_tasks()}
@@ -260,7 +270,8 @@ def main() -> int:
         tasks = [t for t in tasks if t.id in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
-    sel = "-sel" if args.task or args.app or args.limit else ""
+    sel = ("-sel" if args.task or args.app or args.limit else "") + (
+        f"-para{args.paraphrase}" if args.paraphrase else "")
     truth = "-truth" if args.describer == "truth" else ""
     modes = {"off": [False], "on": [True], "both": [False, True]}[args.long_pages]
     results: dict[bool, list[TaskResult]] = {m: [] for m in modes}
@@ -268,7 +279,7 @@ def main() -> int:
         for long_pages in modes:
             name = args.planner + ("-long" if long_pages else "") + truth + sel
             r = run_task(task, args.planner, RESULTS / f"runs-{name}", long_pages,
-                         args.describer)
+                         args.describer, args.paraphrase)
             results[long_pages].append(r)
             print(f"{'ok ' if r.success else 'NO '} {task.id:40s}{' long' if long_pages else ''}"
                   f" {r.executed:2d}/{r.min_steps} steps  acc {r.accuracy:.2f}  "

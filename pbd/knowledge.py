@@ -52,6 +52,7 @@ from screenpilot.model import (
     Step,
     Trajectory,
 )
+from screenpilot.planner.demos import TOGGLES
 from screenpilot.planner.explore import (
     PenaltyBook,
     effective_path,
@@ -63,8 +64,9 @@ from screenpilot.planner.explore import (
     same_page,
     title,
 )
-from screenpilot.planner.heuristic import TOGGLES, _stems, field_kind, value_kind
+from screenpilot.planner.forms import field_kind, value_kind
 from screenpilot.planner.taskparse import norm, parse_task
+from screenpilot.planner.words import stems
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 FILE_NAME = "knowledge.json"
@@ -230,7 +232,7 @@ def mask(command: str, values: Sequence[str]) -> str:
 
 def content_words(text: str) -> set[str]:
     """Stemmed words that say what to do (no stop words, no numbers, no X slots)."""
-    return {w for w in _stems(text) if w not in _STOP and not w.isdigit() and len(w) > 1}
+    return {w for w in stems(text) if w not in _STOP and not w.isdigit() and len(w) > 1}
 
 
 def _path_labels(t: TaskKnowledge) -> frozenset[str]:
@@ -483,7 +485,7 @@ class Knowledge:
             bound = bind(t.kinds, values)
             if bound is None:
                 continue
-            vocabulary = _stems(" ".join([t.command, *t.commands, t.description]))
+            vocabulary = stems(" ".join([t.command, *t.commands, t.description]))
             if words and len(words & vocabulary) < 0.5 * len(words):
                 continue
             phrasings = list(dict.fromkeys([t.masked, *t.commands]))
@@ -626,8 +628,8 @@ def _related(label: str, task: str, values: Sequence[str]) -> bool:
     (or a word's start: 'Mon' for 'Monday')."""
     if slots(template(label, values)):
         return True
-    words = content_words(task) | _stems(task)
-    for w in content_words(label) | {x for x in _stems(label) if len(x) >= 3}:
+    words = content_words(task) | stems(task)
+    for w in content_words(label) | {x for x in stems(label) if len(x) >= 3}:
         if w in words or any(len(w) >= 3 and t.startswith(w) for t in words):
             return True
     return False

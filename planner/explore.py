@@ -53,20 +53,18 @@ from screenpilot.model import (
     Step,
 )
 from screenpilot.planner.base import Decision, PlanHints, Planner, Usage
+from screenpilot.planner.demos import TAPPABLE, TOGGLES
+from screenpilot.planner.forms import field_kind, value_kind
 from screenpilot.planner.heuristic import (
-    TAPPABLE,
-    TOGGLES,
     Encoder,
     HeuristicPlanner,
-    _lexical,
     describe_for_match,
-    field_kind,
     purpose_bonus,
-    value_kind,
 )
 from screenpilot.planner.llm import ChatModel
 from screenpilot.planner.parse import extract_json
 from screenpilot.planner.taskparse import norm, parse_task
+from screenpilot.planner.words import lexical
 
 #: Reasons of the steps that undo an earlier one start with this.
 UNDO_PREFIX = "undo: "
@@ -195,7 +193,7 @@ def _typed(history: Sequence[Step]) -> list[str]:
             if s.action.kind is ActionKind.TYPE]
 
 
-def _fits(value: str, fld: Element) -> bool:
+def fits(value: str, fld: Element) -> bool:
     want, kind = value_kind(value), field_kind(fld)
     if want in ("email", "number"):
         return kind == want
@@ -226,7 +224,7 @@ def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[
         if not searching and "search" in norm(f"{e.text} {e.caption}"):
             continue
         for value in pending:
-            if _fits(value, e):
+            if fits(value, e):
                 action = Action(ActionKind.TYPE, element=e.id, text=value, secret=e.password)
                 ops.append(Operation(action, op_words(action, screen), e.label,
                                      f"type {value} into {e.label}", e))
@@ -312,8 +310,8 @@ class HeuristicScorer:
             return np.zeros(0)
         vectors = self.heuristic.encode([task, *texts])
         intent = parse_task(task)
-        lexical = np.array([0.5 * _lexical(intent, lab) for lab in labels])
-        out: np.ndarray = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64) + lexical
+        lexical_part = np.array([0.5 * lexical(intent, lab) for lab in labels])
+        out: np.ndarray = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64) + lexical_part
         return out
 
     def likert(self, task: str, screen: Screen, ops: Sequence[Operation],

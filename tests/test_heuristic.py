@@ -249,7 +249,7 @@ def test_filled_field_of_the_values_kind_is_replaced(planner: HeuristicPlanner) 
 
 
 def test_form_options_from_the_task() -> None:
-    from screenpilot.planner.heuristic import wanted_options
+    from screenpilot.planner.forms import wanted_options
 
     assert wanted_options("Set an alarm for 3PM") == ["pm"]
     assert wanted_options("alarm every Monday to Friday, 7AM") == ["am", "mon", "tue", "wed",

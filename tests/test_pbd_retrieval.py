@@ -18,7 +18,8 @@ from screenpilot.model import Action, ActionKind, Box, Element, ElementKind, Scr
 from screenpilot.pbd.store import DemoRecord, DemoStore, retrieve
 from screenpilot.planner.base import Demonstration, PlanHints
 from screenpilot.planner.chain import ChainPlanner
-from screenpilot.planner.heuristic import HeuristicPlanner, demo_progress, parse_step
+from screenpilot.planner.demos import demo_progress, parse_step
+from screenpilot.planner.heuristic import HeuristicPlanner
 
 MODEL = "all-MiniLM-L6-v2"
 WIFI = DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Network & internet'",
