@@ -11,7 +11,8 @@ rows of every later frame, and the last frame's footer.
 ``LongPage.locate`` maps a point on the tall image back to (scroll offset
 needed, point on screen); ``LongPage.reveal`` scrolls there and returns the
 point to tap, re-measuring the real scroll from the pixels (a real phone never
-scrolls exactly by the finger's travel).
+scrolls exactly by the finger's travel) and then finding the element's own rows
+on the screen (look-alike list rows can fool the measured scroll by a row).
 """
 
 from __future__ import annotations
@@ -86,14 +87,36 @@ def moving_band(a: Image.Image, b: Image.Image,
     if shift == 0:
         return 0, h, 0
     match = _row_error(gb[: h - shift], ga[shift:]) < _ROW_TOLERANCE
-    top = y0
-    while top > int(h * STATUS_BAR_SHARE) and match[top - 1]:
-        top -= 1
-    bottom = y1
-    while bottom < h - shift and match[bottom]:
-        bottom += 1
+    top = _grow(match, y0, int(h * STATUS_BAR_SHARE), -1)
+    bottom = _grow(match, y1, h - shift, +1)
     _, fixed_bottom = fixed_regions(a, b)
     return top, max(bottom, min(fixed_bottom, h)), shift
+
+
+#: A fixed part ends the moving band only after this many rows in a row that do not
+#: match: single rows differ now and then (text re-rendered a pixel apart).
+_MISS_RUN = 8
+
+
+def _grow(match: np.ndarray, start: int, limit: int, step: int) -> int:
+    """From ``start``, the band's edge towards ``limit`` (step -1: up, +1: down): the
+    last matching row before a run of ``_MISS_RUN`` rows that do not match."""
+    edge = pos = start
+    misses = 0
+    while pos != limit:
+        row = pos - 1 if step < 0 else pos
+        if not 0 <= row < len(match):
+            break
+        if match[row]:
+            misses = 0
+            pos += step
+            edge = pos
+        else:
+            misses += 1
+            pos += step
+            if misses >= _MISS_RUN:
+                break
+    return edge
 
 
 def _pick(shifts: np.ndarray, errors: np.ndarray, expected: int | None) -> int:
@@ -147,12 +170,30 @@ class LongPage:
             return self.current_offset, Box(box.x1, box.y1 + dy, box.x2, box.y2 + dy)
         c1, c2 = box.y1 - self.top, min(box.y2, foot) - self.top
         lo, hi = max(0, c2 - view), min(self.max_offset, c1)
-        offset = min(max(self.current_offset, lo), hi) if lo <= hi else max(0, min(c1, hi))
+        if lo <= self.current_offset <= hi and c1 - self.current_offset >= view // 10 \
+                and c2 - self.current_offset <= view - view // 10:
+            offset = self.current_offset                 # well in view already
+        else:                                            # scroll it to the middle
+            offset = int(np.clip(c1 - (view - (c2 - c1)) // 2, 0, self.max_offset))
         y1 = c1 - offset + self.top
         return offset, Box(box.x1, y1, box.x2, max(y1 + 1, c2 - offset + self.top))
 
     def reveal(self, device: Device, box: Box) -> tuple[LongPage, Box]:
-        """Scroll so that ``box`` (tall-image coordinates) is on screen; return it on screen."""
+        """Scroll so that ``box`` (tall-image coordinates) is on screen; return it on screen.
+
+        A box in the fixed header is checked to be where the first frame had it; when
+        the screen shows something else there (the "header" scrolled after all), the
+        page is scrolled back to its top, where the first frame's places hold."""
+        if box.y2 <= self.top and self.current_offset > 0:
+            shown = _gray(device.capture())[box.y1:box.y2]
+            first = _gray(self.image)[box.y1:box.y2]
+            if shown.shape == first.shape and float(np.abs(shown - first).mean()) > 4.0:
+                page = self
+                for _ in range(12):
+                    if page.current_offset <= 0:
+                        break
+                    page = page._scroll_by(device, -page.current_offset)
+                return replace(page, current_offset=0), box
         offset, on_screen = self.locate(box)
         page = self
         for _ in range(8):
@@ -162,7 +203,37 @@ class LongPage:
             page = page._scroll_by(device, delta)
         if page.current_offset != self.current_offset:
             _, on_screen = page.locate(box)
+        seen = self._find_on(device.capture(), box, on_screen)
+        if seen is not None and seen.y1 != on_screen.y1:
+            # the measured scroll was off (look-alike list rows): trust where it is seen
+            page = replace(page, current_offset=page.current_offset + on_screen.y1 - seen.y1)
+            on_screen = seen
         return page, on_screen
+
+    def _find_on(self, screen: Image.Image, box: Box, expected: Box) -> Box | None:
+        """Where the rows of ``box`` (tall-image coordinates) are on ``screen``: the best
+        match of that full-width strip below the status bar, when it is a near-exact
+        match; None for the fixed bars or when nothing matches well."""
+        if box.y1 < self.top or box.y1 >= self.top + self.content_height:
+            return None
+        strip = _gray(self.image)[box.y1:box.y2]
+        start = int(screen.size[1] * STATUS_BAR_SHARE)     # the whole screen below the
+        band = _gray(screen)[start:]                        # status bar: a band may be off
+        h = strip.shape[0]
+        if h < 4 or band.shape[0] <= h or strip.std() < 1.0:
+            return None                       # blank rows tell nothing apart
+        a, b = strip[::2, ::2], band[::2, ::2]
+        diffs = np.array([np.abs(b[y:y + a.shape[0]] - a).mean()
+                          for y in range(0, b.shape[0] - a.shape[0] + 1)])
+        best = int(np.argmin(diffs))
+        if diffs[best] > 2.0:
+            return None
+        y1 = start + 2 * best
+        # among near-equal matches (look-alike rows), the one nearest the expectation
+        close = np.flatnonzero(diffs <= diffs[best] + 0.5)
+        if close.size > 1:
+            y1 = start + 2 * int(close[np.argmin(np.abs(start + 2 * close - expected.y1))])
+        return Box(box.x1, y1, box.x2, y1 + (box.y2 - box.y1))
 
     def _scroll_by(self, device: Device, delta: int) -> LongPage:
         w, _ = self.screen_size

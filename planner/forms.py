@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from screenpilot.model import BlockKind, Element, ElementKind, Screen
 from screenpilot.planner.taskparse import norm
 
+#: Texts of buttons that confirm a form.
 CONFIRM_WORDS = ("save", "done", "ok", "add", "set", "send", "create", "confirm", "apply",
                  "import", "保存", "完成", "确定")
 

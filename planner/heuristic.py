@@ -536,8 +536,9 @@ class HeuristicPlanner:
                 return Decision(Action(ActionKind.STOP, done=True),
                                 f"chose '{_label_at(history[-1])}'")
         verb = act_words(intent)
-        if not verb:
-            return None
+        typed = _typed(history)
+        if not verb or any(not satisfied(v, typed, screen) for v in intent.values):
+            return None                # "Create contact" opens the form; values are to come
         last = history[-1] if history else None
         if last is None or last.action.kind is not ActionKind.TAP or last.action.element is None:
             return None
