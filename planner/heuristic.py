@@ -64,6 +64,7 @@ import numpy as np
 from screenpilot.model import (
     Action,
     ActionKind,
+    BlockKind,
     Box,
     Direction,
     Element,
@@ -272,6 +273,17 @@ def _same_place(a: Box, b: Box) -> bool:
     return a.iou(b) > 0.3 or (a.x1 <= cx <= a.x2 and a.y1 <= cy <= a.y2)
 
 
+_ATTRIBUTE = re.compile(r"\b(size|colou?r|storage|capacity)\s+([\w.]+)", re.I)
+
+
+def _asks(screen: Screen) -> bool:
+    """Whether the screen asks to confirm: a dialog, or a question ("Delete this
+    conversation?")."""
+    return any(b.kind is BlockKind.DIALOG for b in screen.blocks) or any(
+        e.kind is ElementKind.TEXT and e.text.strip().endswith(("?", "？"))
+        for e in screen.elements)
+
+
 def _beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
     """Of several controls with the chosen label ("Remove" on every cart row), the first
     one after what the task names ("the coffee mug")."""
@@ -383,7 +395,7 @@ class HeuristicPlanner:
             if follow is not None:
                 return follow
         for rule in (self._launcher, self._slider, self._toggle, self._type, self._options,
-                     self._confirm, self._finish):
+                     self._attribute, self._confirm, self._finish):
             decision = rule(intent, screen, history)
             if decision is not None:
                 return decision
@@ -537,7 +549,8 @@ class HeuristicPlanner:
                                 f"chose '{_label_at(history[-1])}'")
         verb = act_words(intent)
         typed = _typed(history)
-        if not verb or any(not satisfied(v, typed, screen) for v in intent.values):
+        if not verb or (verb & stems(" ".join(CREATE_VERBS)) and any(
+                not satisfied(v, typed, screen) for v in intent.values)):
             return None                # "Create contact" opens the form; values are to come
         last = history[-1] if history else None
         if last is None or last.action.kind is not ActionKind.TAP or last.action.element is None:
@@ -552,6 +565,8 @@ class HeuristicPlanner:
         again = [e for e in screen.elements if e.kind in TAPPABLE and e.label
                  and norm(e.label) == norm(tapped.text or label) and not in_system_bar(e, screen)
                  and e.box.iou(tapped.box) < 0.5]     # the same control again is no dialog
+        if not _asks(screen):
+            again = []                 # another row's "Remove" is no confirmation either
         repeats = 0
         for s in reversed(history):
             if s.action.kind is ActionKind.TAP and s.action.element is not None and \
@@ -674,6 +689,31 @@ class HeuristicPlanner:
                 continue
             e = min(hits, key=lambda x: (x.kind not in TOGGLES, x.kind is ElementKind.TEXT))
             return Decision(Action(ActionKind.TAP, element=e.id), f"choose '{e.label}'")
+        return None
+
+    @staticmethod
+    def _attribute(intent: TaskIntent, screen: Screen,
+                   history: Sequence[Step]) -> Decision | None:
+        """"in size 10": open the 'Size 9' chooser, then tap '10' in it (once each)."""
+        m = _ATTRIBUTE.search(intent.text)
+        if m is None:
+            return None
+        name, value = norm(m.group(1)), norm(m.group(2))
+        chooser = [e for e in screen.elements if e.kind in TAPPABLE
+                   and norm(e.label).startswith(name + " ") and not in_system_bar(e, screen)]
+        if any(norm(e.label) == f"{name} {value}" for e in chooser):
+            return None                                     # chosen already
+        last = norm(_label_at(history[-1])) if history else ""
+        if last.startswith(name + " "):                     # the chooser is open
+            options = [e for e in screen.elements if e.kind in TAPPABLE
+                       and norm(e.label) == value]
+            if options:
+                return Decision(Action(ActionKind.TAP, element=options[0].id),
+                                f"choose {name} '{options[0].label}'")
+        tapped = set(_tapped_labels(history))
+        if chooser and norm(chooser[0].label) not in tapped:
+            return Decision(Action(ActionKind.TAP, element=chooser[0].id),
+                            f"open '{chooser[0].label}' to choose {name} {m.group(2)}")
         return None
 
     def _confirm(self, intent: TaskIntent, screen: Screen,

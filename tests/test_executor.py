@@ -217,6 +217,29 @@ def test_long_page_reveals_an_element_below_the_fold() -> None:
         assert abs(page2.current_offset - scroll) <= 2
 
 
+@pytest.mark.parametrize(("app", "label", "opens"), [
+    ("settings", "Network & internet", "Airplane mode"),    # back at the top of a list
+    ("shop", "Smart Watch", "Add to cart"),                  # a grid further down
+])
+def test_a_tap_on_the_long_page_opens_that_element(app: str, label: str, opens: str) -> None:
+    """The tap lands on the element the long page shows, wherever capturing left the
+    page: the element's own rows are found on the screen after scrolling."""
+    from screenpilot.model import Box
+
+    vp = VirtualPhone()
+    vp.open_page(app)
+    # at the page's top, screen and tall-image coordinates are the same
+    box = next(e.box for e in vp.screen().elements if e.text == label)
+    with serve_phone(vp) as serial:
+        dev = AdbDevice(serial)
+        page_ = capture_long(dev)
+        assert page_.current_offset > 0                      # capturing scrolled down
+        _, on_screen = page_.reveal(dev, Box(box.x1, box.y1, box.x2, box.y2))
+        dev.tap(*on_screen.center)
+        texts = [e.text for e in vp.screen().elements]
+        assert any(opens in t for t in texts), texts
+
+
 def test_error_paths(phone: PhoneSession) -> None:
     with pytest.raises(DeviceError, match="no device with serial"):
         choose_serial("127.0.0.1:1")

@@ -423,3 +423,34 @@ def test_the_page_title_is_not_tapped(planner: HeuristicPlanner) -> None:
     d = planner.next("create alarm at 10:30 am", alarms,
                      [step(HOME, Action(ActionKind.TAP, element=1))])
     assert d.action.element != 0
+
+
+def test_a_confirmation_is_a_question_not_another_row(planner: HeuristicPlanner) -> None:
+    cart = Screen(1080, 2400, elements=(
+        el(0, ElementKind.TEXT, 300, "Cotton T-Shirt"), el(1, ElementKind.TEXT, 500, "Remove"),
+        el(2, ElementKind.TEXT, 700, "Coffee Mug"), el(3, ElementKind.TEXT, 900, "Remove")))
+    after = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 300, "Cotton T-Shirt"),
+                                         el(1, ElementKind.TEXT, 500, "Remove")))
+    history = [step(cart, Action(ActionKind.TAP, element=3))]
+    assert planner.next("Remove the coffee mug from my Shop cart", after, history).done
+    dialog = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 900, "Remove this item?"),
+                                          el(1, ElementKind.BUTTON, 1200, "Remove")))
+    d = planner.next("Remove the coffee mug from my Shop cart", dialog, history)
+    assert d.action.kind is ActionKind.TAP and d.action.element == 1
+
+
+def test_a_size_is_chosen_in_its_chooser(planner: HeuristicPlanner) -> None:
+    task = "Add the Running Shoes in size 10 to my cart"
+    product = Screen(1080, 2400, elements=(el(0, ElementKind.SPINNER, 600, "Size 9"),
+                                           el(1, ElementKind.BUTTON, 900, "Add to cart")))
+    d = planner.next(task, product, [])
+    assert d.action.element == 0
+    menu = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 600, "9"),
+                                        el(1, ElementKind.TEXT, 700, "10")))
+    d = planner.next(task, menu, [step(product, d.action)])
+    assert d.action.element == 1
+    chosen = Screen(1080, 2400, elements=(el(0, ElementKind.SPINNER, 600, "Size 10"),
+                                          el(1, ElementKind.BUTTON, 900, "Add to cart")))
+    d = planner.next(task, chosen, [step(product, Action(ActionKind.TAP, element=0)),
+                                    step(menu, Action(ActionKind.TAP, element=1), 1)])
+    assert d.action.element == 1

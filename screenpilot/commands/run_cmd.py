@@ -163,8 +163,10 @@ def run(
     planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
     max_steps: int | None = typer.Option(None, help="Give up after this many steps (20)."),
     out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
-    long_pages: bool = typer.Option(False, "--long-pages/--no-long-pages",
-                                    help="Capture scrolling pages whole before planning."),
+    long_pages: bool = typer.Option(
+        False, "--long-pages/--no-long-pages",
+        help="Capture scrolling pages whole before planning (off by default: measured "
+             "slower and less successful on the task suite, see README)."),
     allow: list[str] = typer.Option(
         [], "--allow", metavar="CATEGORY",
         help=f"Pre-approve a sensitive category: {', '.join(CATEGORIES)}."),
