@@ -150,6 +150,15 @@ PASSIVE_VERBS = frozenset({"open", "go", "show", "check", "what", "find", "see",
                            "turn", "set", "use", "navigate", "launch", "look up", "where",
                            "how", "change", "start", "create", "add", "new", "send", "reply",
                            "text", "call", "message", "write"})
+#: Verbs whose own control ends a task ("Call", "Delete", "Sign out", "Add to cart").
+ACT_VERBS = frozenset({"call", "dial", "phone", "ring", "delete", "remove", "erase",
+                       "sign out", "log out", "mark all", "add", "start", "stop", "pause",
+                       "resume", "apply", "import",
+                       "export", "send", "reply", "save", "share", "block", "unblock",
+                       "archive", "star", "buy", "order", "cancel", "clear", "install",
+                       "uninstall", "download", "print", "reset", "restore", "rename",
+                       "copy", "move", "play", "follow", "like", "subscribe", "book",
+                       "create", "add to cart", "mute", "unmute", "accept", "decline"})
 #: First words of commands that replace a value that is there.
 REPLACE_VERBS = frozenset({"change", "edit", "update", "replace", "correct", "set", "modify"})
 #: Icon labels of overflow menus.
@@ -199,13 +208,17 @@ _ADD_TO = re.compile(r"\badd\b.*\bto (?:my |the |your )?(cart|basket|favou?rites
                      r"wish ?list)\b", re.I)
 
 
+_GIVE_A = re.compile(r"\b(?:give|make|place)\b.*?\ba (call)\b", re.I)
+
+
 def act_words(intent: TaskIntent) -> set[str]:
     """The stems a control that does what the command asks carries: its verb ("call",
     "sign out"); "add X to my cart" -> add + cart; "to my favorites" -> star."""
-    if intent.verb in ("turn", "open", "go", "set", "show", "check", "what", "find",
-                       "search", "change", "edit"):
-        return set()
-    verb = stems(intent.verb)
+    given = _GIVE_A.search(intent.text)                        # "give Bob a call"
+    named = intent.verb if intent.verb in ACT_VERBS else given.group(1).lower() if given else ""
+    if not named:
+        return set()                   # "David Kim has a new number": no act is named
+    verb = stems(named)
     onto = _ADD_TO.search(intent.text)
     if onto:
         listed = stems(onto.group(1))
@@ -248,6 +261,7 @@ def _submitted(history: Sequence[Step]) -> bool:
 
 _THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然后|然后)\s*",
                    re.I)
+_AND = re.compile(r",?\s+and\s+(?=(?:turn|switch|enable|disable|put)\b)", re.I)
 
 
 _RECENT = re.compile(r"\b(most recent|latest|newest|last (?:message|text|email|one))\b", re.I)
@@ -329,7 +343,13 @@ def _row_text(els: Sequence[Element], i: int) -> int:
 def split_task(task: str) -> list[str]:
     """A command of several steps ("Turn off WiFi, then enable bluetooth") in its parts."""
     parts = [p.strip(" ,.") for p in _THEN.split(task) if p and p.strip(" ,.")]
-    return parts if len(parts) > 1 else [task]
+    if len(parts) > 1:
+        return parts
+    # "Disable Wi-Fi and turn Bluetooth on": split at "and" only between two switches
+    parts = [p.strip(" ,.") for p in _AND.split(task) if p and p.strip(" ,.")]
+    if len(parts) > 1 and all(parse_task(p).switch_to is not None for p in parts):
+        return parts
+    return [task]
 
 
 def _opened(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:

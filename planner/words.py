@@ -12,7 +12,8 @@ from screenpilot.planner.taskparse import TaskIntent, clock_words, norm
 
 #: Words that mean the same thing on buttons.
 SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
-            "dial": "call", "text": "message", "sms": "message", "favorite": "star",
+            "dial": "call", "phone": "call", "text": "message", "sms": "message",
+            "favorite": "star",
             "favourite": "star", "favorites": "star", "favourites": "star", "wifi": "wifi",
             "modify": "edit", "change": "edit", "pencil": "edit", "chat": "message",
             "conversation": "message", "log": "sign", "logout": "sign out"}
