@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -105,17 +104,9 @@ from screenpilot.planner.forms import (
     wanted_options,
 )
 from screenpilot.planner.taskparse import STOP_WORDS, TaskIntent, norm, parse_task
-from screenpilot.planner.words import APP_NAMES, lexical, stems
+from screenpilot.planner.words import APP_NAMES, lexical, stems, task_stems
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
-
-
-
-@dataclass(frozen=True)
-class Candidate:
-    action: Action
-    score: float
-    reason: str
 
 
 def describe_for_match(e: Element, screen: Screen) -> str:
@@ -137,7 +128,7 @@ def purpose_bonus(intent: TaskIntent, e: Element) -> float:
     what = purpose(e.label)
     if not what:
         return 0.0
-    return 0.4 if stems(" ".join(intent.words)) & stems(what) else 0.0
+    return 0.4 if task_stems(intent) & stems(what) else 0.0
 
 
 #: First words of commands that ask to see something (done once it is on the screen).
@@ -166,6 +157,9 @@ OVERFLOW = frozenset({"more vert", "more options", "dots vertical", "more", "men
                       "more horiz", "dots horizontal", "overflow", "更多"})
 CREATE_VERBS = frozenset({"add", "create", "new", "set", "make", "start", "compose", "write",
                           "send"})
+CREATE_STEMS = frozenset(stems(" ".join(CREATE_VERBS)))
+#: App names as labels read them ("Contacts" tapped is a launch, never the act).
+APP_LABELS = frozenset(norm(a) for a in app_names())
 
 
 def acted_on(step: Step) -> Element | None:
@@ -231,20 +225,15 @@ def is_act(intent: TaskIntent, label: str) -> bool:
     way to it ("Import from file", the cart icon)."""
     verb = act_words(intent)
     words = stems(label) - STOP_WORDS
-    task = stems(" ".join(intent.words)) | verb
-    return bool(verb) and verb <= words and words <= task and norm(label) not in {
-        norm(a) for a in app_names()}
+    task = task_stems(intent) | verb
+    return bool(verb) and verb <= words and words <= task and norm(label) not in APP_LABELS
 
 
 def _label_at(step: Step) -> str:
-    """The label (or icon label) of the element a step acted on ("" when none)."""
-    if step.action.element is None:
-        return ""
-    try:
-        e = step.before.element(step.action.element)
-    except KeyError:
-        return ""
-    return e.label or e.icon_label
+    """The label (or icon label) of the element a step acted on by its id ("" when none,
+    or when it acted on a point)."""
+    e = acted_on(step) if step.action.element is not None else None
+    return (e.label or e.icon_label) if e is not None else ""
 
 
 def _typed(history: Sequence[Step]) -> list[str]:
@@ -304,7 +293,7 @@ def _beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
     same = [j for j, e in enumerate(els) if norm(e.label) == norm(els[i].label)]
     if len(same) < 2:
         return i
-    task = stems(" ".join(intent.words)) - APP_NAMES - act_words(intent)
+    task = task_stems(intent) - APP_NAMES - act_words(intent)
     named = [e for e in els if (w := stems(e.label) - APP_NAMES) and w <= task
              and norm(e.label) != norm(els[i].label)]
     if not named:
@@ -368,7 +357,7 @@ def _more_to_open(intent: TaskIntent, screen: Screen, history: Sequence[Step],
                   title: str = "") -> bool:
     """Whether an element on the screen names task words that no tap of the run (nor
     the page's ``title``) named yet."""
-    task = stems(" ".join(intent.words)) - APP_NAMES
+    task = task_stems(intent) - APP_NAMES
     covered: set[str] = stems(title)
     for s in history:
         if s.action.kind is ActionKind.TAP:
@@ -540,13 +529,13 @@ class HeuristicPlanner:
             return None
         texts = [f"{e.text} app for {purpose(e.text)}" for e in apps]
         score = self._similarity(intent.text, texts)
-        task = stems(" ".join(intent.words))
+        task = task_stems(intent)
         flat = intent.text.replace(" ", "")
-        said = f" {norm(intent.text)} "
+        spoken = f" {norm(intent.text)} "
         for i, e in enumerate(apps):
             words = stems(purpose(e.text))
             hits = len(task & words) + sum(1 for w in words if not w.isascii() and w in flat)
-            hits += 2 * sum(f" {p} " in said for p in PHRASES.get(e.text.strip().lower(), ()))
+            hits += 2 * sum(f" {p} " in spoken for p in PHRASES.get(e.text.strip().lower(), ()))
             score[i] += 0.3 * min(hits, 4)
         order = np.argsort(-score)
         best = apps[int(order[0])]
@@ -569,15 +558,14 @@ class HeuristicPlanner:
                                 f"chose '{_label_at(history[-1])}'")
         verb = act_words(intent)
         typed = _typed(history)
-        if not verb or (verb & stems(" ".join(CREATE_VERBS)) and any(
+        if not verb or (verb & CREATE_STEMS and any(
                 not satisfied(v, typed, screen) for v in intent.values)):
             return None                # "Create contact" opens the form; values are to come
         last = history[-1] if history else None
         if last is None or last.action.kind is not ActionKind.TAP or last.action.element is None:
             return None
-        try:
-            tapped = last.before.element(last.action.element)
-        except KeyError:
+        tapped = acted_on(last)
+        if tapped is None:
             return None
         label = tapped.label or tapped.icon_label
         if not is_act(intent, label):
@@ -662,12 +650,11 @@ class HeuristicPlanner:
         that this run has not typed into yet. A value a field already shows is done."""
         searching = bool(intent.words & {"search", "find", "look", "搜索"})
         typed = _typed(history)
-        typed_into = {norm(field_label_of(s.before.element(s.action.element)))
-                      for s in history if s.action.kind is ActionKind.TYPE
-                      and s.action.element is not None
-                      and s.action.element in {e.id for e in s.before.elements}}
-        typed_boxes = [e.box for e in (acted_on(s) for s in history
-                                       if s.action.kind is ActionKind.TYPE) if e is not None]
+        typed_on = [e for e in (acted_on(s) for s in history
+                                if s.action.kind is ActionKind.TYPE and s.action.element
+                                is not None) if e is not None]
+        typed_into = {norm(field_label_of(e)) for e in typed_on}
+        typed_boxes = [e.box for e in typed_on]
         empty = [f for f in empty_fields(screen) if (searching or not is_search_field(f))
                  and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)
                  and not any(_same_place(f.box, b) for b in typed_boxes)]
@@ -762,16 +749,16 @@ class HeuristicPlanner:
         """No Save/Send text on screen: the icon at the end of the typed field's row, once."""
         last = history[-1] if history else None
         if last is None or last.action.kind is not ActionKind.TYPE or last.action.element is None:
-            if last is not None and last.action.kind is ActionKind.TAP and len(history) > 1 \
-                    and history[-2].action.kind is ActionKind.TYPE \
-                    and last.action.element is not None \
-                    and not last.before.element(last.action.element).text:
+            button = acted_on(last) if last is not None and last.action.element is not None \
+                else None
+            if button is not None and last is not None and last.action.kind is ActionKind.TAP \
+                    and len(history) > 1 and history[-2].action.kind is ActionKind.TYPE \
+                    and not button.text:
                 return Decision(Action(ActionKind.STOP, done=True),
                                 "tapped the button next to the typed text")
             return None
-        try:
-            field = last.before.element(last.action.element)
-        except KeyError:
+        field = acted_on(last)
+        if field is None:
             return None
         value = norm(last.action.text or "")[:12]
         near = ([e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT
@@ -799,7 +786,7 @@ class HeuristicPlanner:
                and not e.selected and not in_system_bar(e, screen) and e.box.y1 < kb
                and not is_page_title(e, screen)
                and norm(e.label) not in typed]
-        creating = bool(stems(intent.verb) & stems(" ".join(CREATE_VERBS))) or bool(
+        creating = bool(stems(intent.verb) & CREATE_STEMS) or bool(
             intent.words & {"new", "create"})
         fab = floating_button(screen, kb)
         if creating and fab is not None and "add" not in tapped and fab not in els:
@@ -896,7 +883,7 @@ class HeuristicPlanner:
         order history in the Shop app" is not done on the Shop's home page."""
         texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
         top = [e for e in texts if e.box.y1 < viewport(screen) * 0.15]
-        wanted = stems(" ".join(intent.words)) - APP_NAMES
+        wanted = task_stems(intent) - APP_NAMES
         titles = [e for e in top[:3] if lexical(intent, e.text) >= 0.99
                   and (not wanted or bool(stems(e.text) - APP_NAMES))]
         if titles:

@@ -7,6 +7,8 @@ synonyms, times as one word, and the share of a label's words the command uses.
 
 from __future__ import annotations
 
+import functools
+
 from screenpilot.planner.apps import app_names
 from screenpilot.planner.taskparse import TaskIntent, clock_words, norm
 
@@ -51,10 +53,17 @@ def stem(word: str) -> str:
 APP_NAMES = frozenset({stem(w) for n in app_names() for w in n.split()})
 
 
+@functools.lru_cache(maxsize=64)
+def task_stems(intent: TaskIntent) -> frozenset[str]:
+    """The stems of a command's words (stop words out), once per command: every label
+    of every screen is compared with them."""
+    return frozenset(stems(" ".join(intent.words)))
+
+
 def lexical(intent: TaskIntent, label: str) -> float:
     """Share of the label's words (stemmed, synonyms folded) that the task uses; app
     names do not count ("Contact info" is no match for "delete contact Frank")."""
     words = stems(label) - APP_NAMES
     if not words:
         return 0.0
-    return len(words & stems(" ".join(intent.words))) / len(words)
+    return len(words & task_stems(intent)) / len(words)
