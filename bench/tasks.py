@@ -270,6 +270,9 @@ def main() -> int:
         tasks = [t for t in tasks if t.id in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
+    if not tasks:
+        parser.error("no task matches (--app, --task, --paraphrase: tasks have at most 3 "
+                     "paraphrases; `screenpilot tasks` lists them)")
     sel = ("-sel" if args.task or args.app or args.limit else "") + (
         f"-para{args.paraphrase}" if args.paraphrase else "")
     truth = "-truth" if args.describer == "truth" else ""
