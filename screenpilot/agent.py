@@ -14,8 +14,12 @@ or a phone that disconnects loses nothing: the run ends with outcome
 
 How the loop branches on errors: an ``LLMResponseError`` ends the step as failed
 and the planner is asked again on the next turn (at most ``max_planner_errors``
-in a row); a ``DeviceError`` ends the run (``error``); a ``SafetyStop`` ends it
-(``safety_stop``); Ctrl-C ends it (``aborted``).
+in a row, then it ends the run); a ``SafetyStop`` ends it (``safety_stop``);
+Ctrl-C ends it (``aborted``); every other error (``LLMError``, ``DeviceError``,
+``VisionError``, a bug) ends it with outcome ``error`` and a note that names the
+failure (:func:`failure_note`: ``llm unreachable: ...``, ``llm timed out: ...``,
+``device failed: ...``), and is raised again for the CLI to print (one line, a
+hint, the exit code of its class).
 
 Handover. Before planning on a sensitive screen, before performing a sensitive
 action (finalise a payment, delete an account, grant a permission, type a
@@ -45,7 +49,17 @@ from typing import Protocol
 
 from PIL import Image
 
-from screenpilot.errors import DeviceError, LLMResponseError, SafetyStop, UserAbort
+from screenpilot.errors import (
+    DeviceError,
+    LLMError,
+    LLMResponseError,
+    PlannerError,
+    SafetyStop,
+    ScreenpilotError,
+    StoreError,
+    UserAbort,
+    VisionError,
+)
 from screenpilot.executor.actions import perform
 from screenpilot.executor.device import Device
 from screenpilot.executor.longshot import LongPage, capture_long
@@ -113,6 +127,23 @@ def _as_secret(action: Action) -> Action:
     text = action.text or ""
     return dataclasses.replace(action, secret=True,
                                reason=action.reason.replace(text, SECRET_PLACEHOLDER))
+
+
+def failure_note(exc: BaseException) -> str:
+    """What a trajectory records as the note of a run that ``exc`` ended: the failure
+    named first (``llm unreachable: cannot reach ...``)."""
+    if isinstance(exc, ScreenpilotError):
+        if isinstance(exc, LLMError):
+            what = f"llm {exc.kind}"
+        elif isinstance(exc, LLMResponseError):
+            what = "llm answer unusable"
+        else:
+            names: tuple[tuple[type[ScreenpilotError], str], ...] = (
+                (PlannerError, "planner failed"), (DeviceError, "device failed"),
+                (VisionError, "vision failed"), (StoreError, "store failed"))
+            what = next((name for cls, name in names if isinstance(exc, cls)), "failed")
+        return f"{what}: {exc.message}"
+    return f"internal error: {type(exc).__name__}: {exc}"
 
 
 def _now() -> str:
@@ -309,8 +340,9 @@ class Agent:
                     planner_errors += 1
                     log.warning("planner answer rejected: %s", exc)
                     if planner_errors >= self.options.max_planner_errors:
-                        outcome, note = Outcome.ERROR, f"planner failed: {exc}"
-                        break
+                        raise LLMResponseError(
+                            f"{planner_errors} turns in a row without a usable action: "
+                            f"{exc.message}", hint=exc.hint) from exc
                     continue
                 self._save(self._traj)
                 if self.on_step is not None:
@@ -326,8 +358,8 @@ class Agent:
         except (UserAbort, KeyboardInterrupt) as exc:
             outcome, note = Outcome.ABORTED, str(exc) or "stopped with Ctrl-C"
             raise
-        except DeviceError as exc:
-            outcome, note = Outcome.ERROR, str(exc)
+        except Exception as exc:
+            outcome, note = Outcome.ERROR, failure_note(exc)
             raise
         finally:
             traj = self._traj.finish(outcome, note=note, finished_at=_now())

@@ -60,6 +60,8 @@ DEFAULTS: dict[str, Option] = {
     "llm.model": Option(str, "gpt-4o-mini", "model name at the endpoint"),
     "llm.timeout": Option(float, 60.0, "seconds before one LLM request times out"),
     "llm.max_retries": Option(int, 3, "retries on 429 and 5xx answers, with backoff"),
+    "llm.deadline": Option(float, 60.0, "most seconds one LLM call takes, every retry "
+                           "included: a hung endpoint fails after this"),
     # demonstrations and knowledge
     "store.path": Option(str, "", "demonstration store folder; empty = the user data dir"),
     "store.host": Option(str, "", "Chroma server host for a shared store; empty = local folder"),

@@ -66,7 +66,16 @@ class PlannerError(ScreenpilotError):
 
 
 class LLMError(PlannerError):
-    """The LLM endpoint failed: unreachable, unauthorised, out of quota."""
+    """The LLM endpoint failed: unreachable, unauthorised, out of quota.
+
+    ``kind`` names the failure in a few words ("unreachable", "timed out", "server
+    error", "refused the key", "not a chat answer"...): a run's trajectory records
+    it as its note (``llm unreachable: ...``).
+    """
+
+    def __init__(self, message: str, *, hint: str = "", kind: str = "failed") -> None:
+        super().__init__(message, hint=hint)
+        self.kind = kind
 
 
 class LLMResponseError(PlannerError):

@@ -320,9 +320,9 @@ def _last_in(rows: list[int], lo: float, hi: float) -> int | None:
 def find_bars(image: RGB, hs: list[Segment] | None = None) -> list[Region]:
     """Status bar, toolbar, navigation bar and bottom bar, where the pixels show them."""
     h, w = image.shape[:2]
-    if h < 1.2 * w:  # not a phone in portrait: no bars to guess
-        return []
     dp = w / PHONE_DP_WIDTH
+    if h < 1.2 * w or round(24 * dp) < 2:  # not a phone in portrait: no bars to guess
+        return []
     rows = boundaries(image, hs or [])
     out = []
     status = round(24 * dp)

@@ -12,6 +12,10 @@ answer are done rather than refused:
   (``uint16`` / ``I;16`` by 257, floats in ``[0, 1]`` by 255);
 - a wrong file extension: ignored, the content decides (Pillow sniffs it).
 
+A path is read only when it names a regular file of at most ``MAX_FILE_BYTES``
+(checked on the opened file, which is opened without blocking): a FIFO, a device
+such as ``/dev/zero``, a socket or a huge file is refused before a byte is read.
+
 Numpy arrays are taken as RGB (convert OpenCV's BGR first).
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -41,6 +46,8 @@ MIN_SIDE = 8
 MAX_SIDE = 65_000
 #: The most pixels we accept (about 25 full 1080x2400 screens).
 MAX_PIXELS = 65_000_000
+#: The largest image file we read (an uncompressed BMP of ``MAX_PIXELS`` fits).
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 def load_image(source: ImageInput) -> RGB:
@@ -72,15 +79,54 @@ def check_size(rgb: RGB) -> RGB:
 
 
 def _read_file(path: Path) -> RGB:
-    if not path.exists():
-        raise ImageError(f"no such image file: {path}")
-    if path.is_dir():
-        raise ImageError(f"{path} is a folder, not an image file")
+    return _decode(read_image_file(path), str(path))
+
+
+def _kind_of(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def read_image_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``: :class:`ImageError`, before reading, for
+    anything else (missing, a folder, a FIFO, a device, a socket) or a file over
+    ``limit`` bytes. Opening never blocks (``O_NONBLOCK``: a FIFO with no writer)."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise ImageError(f"no such image file: {path}") from None
+    except IsADirectoryError:
+        raise ImageError(f"{path} is a folder, not an image file") from None
     except OSError as exc:
-        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return _decode(data, str(path))
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ImageError(f"{path} is a folder, not an image file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageError(f"{path} is {_kind_of(info.st_mode)}, not an image file",
+                             hint="pass a screenshot file (PNG, JPEG, WebP...)")
+        if info.st_size > limit:
+            raise ImageError(f"{path} is {info.st_size:,} bytes, too large to be a screenshot",
+                             hint=f"at most {limit:,} bytes")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew while being read
+        raise ImageError(f"{path} is over {limit:,} bytes, too large to be a screenshot",
+                         hint=f"at most {limit:,} bytes")
+    return data
 
 
 def _decode(data: bytes, name: str) -> RGB:

@@ -46,8 +46,11 @@ from screenpilot.vision.image import RGB, ImageInput, load_image
 DEFAULT_THRESHOLD = 0.90
 #: Images are read at most this wide (see the module docstring).
 DEFAULT_MAX_WIDTH = 720
-#: Tiles for tall images are this many times as tall as they are wide.
+#: Tiles for tall images are this many times as tall as they are wide...
 TILE_ASPECT = 2.5
+#: ... and at least this many pixels tall (a strip a few pixels wide is read in tiles
+#: of this height, each overlapping the next by at most a quarter of it).
+MIN_TILE = 256
 #: Recognition results kept by :class:`RecognitionCache` (crops of ~30 KB are not kept,
 #: only a 16-byte digest of each with its text and score).
 REC_CACHE_SIZE = 4096
@@ -91,8 +94,10 @@ def read_tiled(engine: OcrBackend, image: RGB) -> list[TextLine]:
     h, w = image.shape[:2]
     if h <= TILE_ASPECT * w * 1.2:
         return engine.read(image)
-    tile = int(TILE_ASPECT * w)
-    overlap = max(64, tile // 8)
+    tile = max(int(TILE_ASPECT * w), MIN_TILE)
+    if h <= tile:
+        return engine.read(image)
+    overlap = min(max(64, tile // 8), tile // 4)
     lines: list[TextLine] = []
     top = 0
     while True:
@@ -299,6 +304,8 @@ class RapidOcrBackend:
 
     def read(self, image: RGB) -> list[TextLine]:
         h, w = image.shape[:2]
+        if image.ndim != 3 or not h or not w:
+            return []
         scale = _scale_for(w, self.max_width)
         small = _pad32(_resize(image, scale))
         bgr = np.ascontiguousarray(small[:, :, ::-1])
@@ -352,6 +359,8 @@ class PaddleOcrBackend:
 
     def read(self, image: RGB) -> list[TextLine]:
         h, w = image.shape[:2]
+        if image.ndim != 3 or not h or not w:
+            return []
         scale = _scale_for(w, self.max_width)
         small = np.ascontiguousarray(_resize(image, scale)[:, :, ::-1])
         try:

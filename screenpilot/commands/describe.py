@@ -3,6 +3,11 @@
 A folder argument describes every image in it (a progress bar on stderr).
 ``--stages ocr`` runs OCR alone (the speed baseline). Stages that could not run
 (no detector or icon model shipped yet) are reported on stderr, never fatal.
+
+Only regular files are read, and only up to a size limit (``vision.image``): a
+FIFO, a device or a huge file is refused before it is read. With several images,
+one that cannot be described (for any reason) is listed and the others are still
+described; the command then exits 4 naming the files it could not describe.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from screenpilot.commands.common import config_from, console, err_console
-from screenpilot.errors import VisionError
+from screenpilot.errors import ScreenpilotError, VisionError
 
 if TYPE_CHECKING:
     from screenpilot.vision.pipeline import Description
@@ -64,28 +69,44 @@ def describe(
     files = _expand(images)
     many = len(files) > 1
     results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]))
-    failed = [(p, r) for p, r in results if isinstance(r, VisionError)]
+    failed = [(p, r) for p, r in results if isinstance(r, ScreenpilotError)]
     _print(results, as_json=as_json, overlay=overlay, many=many)
     if failed and not many:
         raise failed[0][1]
     if failed:
-        raise VisionError(f"{len(failed)} of {len(files)} images could not be described")
+        names = ", ".join(str(p) for p, _ in failed[:5]) + (", ..." if len(failed) > 5 else "")
+        raise VisionError(f"{len(failed)} of {len(files)} images could not be described: "
+                          f"{names}", hint="each one's reason is printed above")
+
+
+def _one(path: Path, stages: list[str], threshold: float) -> Description:
+    """``analyse`` on one file; any failure leaves as a ``ScreenpilotError``."""
+    from screenpilot.vision.pipeline import analyse
+
+    try:
+        return analyse(path, stages=stages, ocr_threshold=threshold)
+    except ScreenpilotError:
+        raise
+    except MemoryError:
+        raise VisionError(f"{path}: not enough memory to describe it",
+                          hint="try a smaller image") from None
+    except Exception as exc:  # a bug of ours: say so, keep the batch going
+        raise VisionError(f"{path}: vision failed ({type(exc).__name__}: {exc})",
+                          hint="a bug in screenpilot; please report it with the image") from exc
 
 
 def _run(files: list[Path], stages: list[str],
-         threshold: float) -> list[tuple[Path, Description | VisionError]]:
+         threshold: float) -> list[tuple[Path, Description | ScreenpilotError]]:
     """Describe each file (a progress bar when there are several); errors kept per file."""
     from rich.progress import Progress
 
-    from screenpilot.vision.pipeline import analyse
-
-    results: list[tuple[Path, Description | VisionError]] = []
+    results: list[tuple[Path, Description | ScreenpilotError]] = []
     with Progress(console=err_console, transient=True, disable=len(files) < 2) as bar:
         task = bar.add_task("describing", total=len(files))
         for f in files:
             try:
-                results.append((f, analyse(f, stages=stages, ocr_threshold=threshold)))
-            except VisionError as exc:
+                results.append((f, _one(f, stages, threshold)))
+            except ScreenpilotError as exc:
                 if len(files) < 2:
                     raise
                 results.append((f, exc))
@@ -93,14 +114,17 @@ def _run(files: list[Path], stages: list[str],
     return results
 
 
-def _print(results: list[tuple[Path, Description | VisionError]], *, as_json: bool,
+def _print(results: list[tuple[Path, Description | ScreenpilotError]], *, as_json: bool,
            overlay: Path | None, many: bool) -> None:
+    from rich.markup import escape
+
     from screenpilot.vision.overlay import save
 
     noticed: set[str] = set()
     for path, result in results:
-        if isinstance(result, VisionError):
-            err_console.print(f"[red]error:[/red] {path}: {result}", highlight=False)
+        if isinstance(result, ScreenpilotError):
+            err_console.print(f"[red]error:[/red] {escape(str(path))}: {escape(str(result))}",
+                              highlight=False, soft_wrap=True)
             continue
         for notice in result.notices:
             if notice not in noticed:

@@ -49,7 +49,19 @@ def make_llm(cfg: Config) -> Any:
 
     return OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
                       api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
-                      max_retries=cfg["llm.max_retries"])
+                      deadline=cfg["llm.deadline"], max_retries=cfg["llm.max_retries"])
+
+
+def check_llm(cfg: Config) -> None:
+    """When the run will ask the LLM (planner.kind llm, safety.llm), refuse settings that
+    cannot work (``ConfigError``, exit 2) before the phone is touched."""
+    if cfg["planner.kind"] != "llm" and not cfg["safety.llm"]:
+        return
+    from screenpilot.planner.llm import check_settings
+
+    check_settings(cfg["llm.base_url"], cfg["llm.api_key"], cfg["llm.model"],
+                   timeout=cfg["llm.timeout"], deadline=cfg["llm.deadline"],
+                   max_retries=cfg["llm.max_retries"])
 
 
 def make_safety(cfg: Config) -> Any:
@@ -184,6 +196,7 @@ def run(
     folder = run_folder(Path(cfg["run.out"]), task)
     attended = not yes and sys.stdin.isatty()
     allowed = _check_allow([*cfg["safety.allow"], *allow])
+    check_llm(cfg)
     if virtual:
         with virtual_phone(cfg) as (serial, _):
             trajectory = execute(cfg, task, serial, out=folder, long_pages=long_pages,
@@ -223,6 +236,7 @@ def demo(
     except KeyError as exc:
         raise ConfigError(str(exc.args[0]), hint="see `screenpilot tasks`") from exc
     cfg = config_from(ctx, **{"planner.kind": "heuristic"})
+    check_llm(cfg)
     folder = run_folder(out, task.command)
     with virtual_phone(cfg, setup=task.setup) as (serial, phone):
         trajectory = execute(cfg, task.command, serial, out=folder, long_pages=False,
