@@ -29,15 +29,33 @@ phone's small in-memory file system), ``reboot:``/``root:``/``unroot:``
 (the refusal a production phone prints); anything else is refused with
 ``CLSE(0, id)`` as adbd does. Each stream runs in its own thread; a connection
 whose client vanishes or sends a malformed packet is closed alone.
+
+Limits (``Limits``), so that no client can make the phone grow without bound:
+
+- flow control per stream: the OKAY for a client's WRTE is held back while the
+  stream holds ``window`` bytes its service has not read yet (a well-behaved client
+  waits for it); a client that writes on regardless past ``window + max_payload``
+  bytes has that stream closed, and all streams together buffer at most
+  ``max_buffered`` bytes;
+- at most ``max_streams`` open streams per connection (an OPEN beyond them is
+  refused with CLSE) and ``max_connections`` connections per client address (one
+  beyond them is closed at once);
+- a connection that sends no CNXN within ``handshake_timeout``, stops halfway
+  through a packet for ``packet_timeout``, or sends nothing for ``idle_timeout``
+  while it has no open stream, is closed.
+
+``AdbDaemon.stats()`` counts what the limits did (and the peaks they allowed).
 """
 
 from __future__ import annotations
 
 import contextlib
+import select
 import socket
 import struct
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
@@ -64,6 +82,7 @@ FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir",
 SYNC_DATA_MAX = 64 * 1024
 SYNC_MAX_PATH = 1024
 IDLE_POLL_S = 0.5
+#: How long one send may block on a client that does not read (then it is dropped).
 SOCKET_TIMEOUT_S = 30.0
 SHELL_EXIT = 3
 SHELL_STDOUT = 1
@@ -72,6 +91,23 @@ SHELL_STDERR = 2
 
 class ProtocolError(Exception):
     """A packet that breaks the ADB transport protocol: the connection is dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may make the daemon hold (see the module docstring)."""
+
+    #: Bytes a stream buffers unread before the client's OKAY is held back.
+    window: int = 256 * 1024
+    #: The largest packet payload the daemon announces (adb's MAX_PAYLOAD_V2).
+    max_payload: int = 256 * 1024
+    #: Bytes all streams together may buffer unread.
+    max_buffered: int = 64 * 1024 * 1024
+    max_streams: int = 64
+    max_connections: int = 8
+    handshake_timeout: float = 10.0
+    packet_timeout: float = 10.0
+    idle_timeout: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +162,8 @@ class Stream:
         self._can_send = True
         self._remote_closed = False
         self._closed = False
+        #: The client's last WRTE has not been answered: the window is full.
+        self._okay_owed = False
 
     # --- called by the service thread ---------------------------------------------------
     @property
@@ -155,7 +193,9 @@ class Stream:
                 self._cond.wait(left)
             data = bytes(self._inbox)
             self._inbox.clear()
-            return data
+            release = self._release()
+        self._taken(len(data), release)
+        return data
 
     def read_exact(self, n: int) -> bytes | None:
         """Exactly ``n`` bytes, or None when the stream ends first."""
@@ -166,7 +206,27 @@ class Stream:
                 return None
             data = bytes(self._inbox[:n])
             del self._inbox[:n]
-            return data
+            release = self._release()
+        self._taken(n, release)
+        return data
+
+    def _release(self) -> bool:
+        """(Under the lock) whether the OKAY held back can go now that data was read."""
+        if self._okay_owed and len(self._inbox) < self.conn.limits.window and not self.closed:
+            self._okay_owed = False
+            return True
+        return False
+
+    def _taken(self, n: int, release: bool) -> None:
+        self.conn.daemon.account(-n)
+        if release:
+            self.conn.send(Message(A_OKAY, self.local_id, self.remote_id))
+
+    @property
+    def buffered(self) -> int:
+        """Bytes the client sent that the service has not read yet."""
+        with self._cond:
+            return len(self._inbox)
 
     def close(self) -> None:
         """Close our end: CLSE to the client unless it closed first."""
@@ -175,7 +235,10 @@ class Stream:
                 return
             self._closed = True
             notify = not self._remote_closed
+            dropped = len(self._inbox)
+            self._inbox.clear()
             self._cond.notify_all()
+        self.conn.daemon.account(-dropped)
         if notify:
             self.conn.send(Message(A_CLSE, self.local_id, self.remote_id))
         self.conn.forget(self.local_id)
@@ -195,10 +258,23 @@ class Stream:
             self._can_send = True
             self._cond.notify_all()
 
-    def on_data(self, data: bytes) -> None:
+    def on_data(self, data: bytes) -> bool:
+        """Buffer a WRTE and answer it (now, or once the service has read enough);
+        False when the client wrote past its window (or the daemon's buffers are full)."""
+        limits = self.conn.limits
         with self._cond:
+            if self.closed:
+                return True
+            if len(self._inbox) + len(data) > limits.window + self.conn.max_payload or \
+                    not self.conn.daemon.account(len(data)):
+                return False
             self._inbox.extend(data)
+            self._okay_owed = len(self._inbox) >= limits.window
+            owed = self._okay_owed
             self._cond.notify_all()
+        if not owed:
+            self.conn.send(Message(A_OKAY, self.local_id, self.remote_id))
+        return True
 
     def on_remote_close(self) -> None:
         with self._cond:
@@ -451,10 +527,12 @@ def _stat2(entry: FileEntry | None, *, enoent: bool) -> bytes:
 class Connection:
     """One TCP client (normally the adb server): reads packets, owns its streams."""
 
-    def __init__(self, sock: socket.socket, daemon: AdbDaemon) -> None:
+    def __init__(self, sock: socket.socket, daemon: AdbDaemon, peer: str = "") -> None:
         self.sock = sock
         self.daemon = daemon
-        self.max_payload = MAX_PAYLOAD
+        self.peer = peer
+        self.limits = daemon.limits
+        self.max_payload = min(MAX_PAYLOAD, self.limits.max_payload)
         self.version = A_VERSION
         self.connected = False
         self._send_lock = threading.Lock()
@@ -462,6 +540,10 @@ class Connection:
         self._streams: dict[int, Stream] = {}
         self._next_id = 1
         self._dead = False
+        self._opened_at = time.monotonic()
+        self._last_packet = self._opened_at
+        self._poll = select.poll()
+        self._poll.register(sock, select.POLLIN | select.POLLPRI)
 
     # --- sending --------------------------------------------------------------------------
     def send(self, msg: Message) -> bool:
@@ -480,30 +562,56 @@ class Connection:
         """Serve until the client goes away, sends garbage, or the daemon stops."""
         try:
             while not self._dead:
-                header = self._recv_exact(HEADER.size)
+                started: list[float] = []
+                header = self._recv_exact(HEADER.size, started)
                 if header is None:
                     return
                 command, arg0, arg1, length = unpack_header(header, MAX_PAYLOAD)
-                data = self._recv_exact(length) if length else b""
+                data = self._recv_exact(length, started) if length else b""
                 if data is None:
                     return
+                self._last_packet = time.monotonic()
                 self._handle(Message(command, arg0, arg1, data))
-        except (ProtocolError, OSError, struct.error):
+        except (ProtocolError, OSError, struct.error, ValueError):
             return
         finally:
             self.close()
 
-    def _recv_exact(self, n: int) -> bytes | None:
+    def _deadline(self, started: list[float]) -> tuple[float | None, str]:
+        """When waiting for the next bytes must end, and why."""
+        limits = self.limits
+        if started:
+            return started[0] + limits.packet_timeout, "half-sent packet"
+        if not self.connected:
+            return self._opened_at + limits.handshake_timeout, "no CNXN"
+        with self._lock:
+            busy = bool(self._streams)
+        return (None, "") if busy else (self._last_packet + limits.idle_timeout, "idle")
+
+    def _recv_exact(self, n: int, started: list[float]) -> bytes | None:
+        """``n`` bytes, or None when the client goes away or stops short of a deadline
+        (``started``: when the packet's first byte came, filled in here)."""
         buf = bytearray()
         while len(buf) < n:
+            if self._dead:
+                return None
+            deadline, why = self._deadline(started)
+            wait = IDLE_POLL_S
+            if deadline is not None:
+                wait = min(wait, deadline - time.monotonic())
+                if wait <= 0:
+                    self.daemon.count(f"closed: {why}")
+                    return None
+            if not self._poll.poll(max(1, int(wait * 1000))):
+                continue
             try:
                 chunk = self.sock.recv(n - len(buf))
-            except TimeoutError:
-                if self._dead:
-                    return None
+            except (TimeoutError, BlockingIOError, InterruptedError):
                 continue
             if not chunk:
                 return None
+            if not started:
+                started.append(time.monotonic())
             buf.extend(chunk)
         return bytes(buf)
 
@@ -523,15 +631,16 @@ class Connection:
             if stream is None:
                 self.send(Message(A_CLSE, 0, msg.arg0))
                 return
-            stream.on_data(msg.data)
-            self.send(Message(A_OKAY, stream.local_id, stream.remote_id))
+            if not stream.on_data(msg.data):
+                self.daemon.count("streams closed: wrote past the window")
+                stream.close()
         elif msg.command == A_CLSE and stream is not None:
             stream.on_remote_close()
             self.forget(stream.local_id)
 
     def _on_connect(self, msg: Message) -> None:
         self.version = min(msg.arg0, A_VERSION)
-        self.max_payload = max(256, min(msg.arg1, MAX_PAYLOAD))
+        self.max_payload = max(256, min(msg.arg1, MAX_PAYLOAD, self.limits.max_payload))
         self.connected = True
         self.send(Message(A_CNXN, self.version, self.max_payload, banner(self.daemon.backend)))
 
@@ -542,10 +651,17 @@ class Connection:
             self.send(Message(A_CLSE, 0, msg.arg0))
             return
         with self._lock:
-            local_id = self._next_id
-            self._next_id += 1
-            stream = Stream(self, local_id, msg.arg0)
-            self._streams[local_id] = stream
+            full = len(self._streams) >= self.limits.max_streams
+            if not full:
+                local_id = self._next_id
+                self._next_id += 1
+                stream = Stream(self, local_id, msg.arg0)
+                self._streams[local_id] = stream
+                self.daemon.peak("streams on one connection", len(self._streams))
+        if full:
+            self.daemon.count("streams refused: too many open")
+            self.send(Message(A_CLSE, 0, msg.arg0))
+            return
         self.send(Message(A_OKAY, local_id, msg.arg0))
         self.daemon.spawn(f"adbd-stream-{local_id}", lambda: _serve(stream, service))
 
@@ -558,6 +674,11 @@ class Connection:
         with self._lock:
             self._streams.pop(local_id, None)
 
+    @property
+    def open_streams(self) -> int:
+        with self._lock:
+            return len(self._streams)
+
     def close(self) -> None:
         """Close the socket and every stream on it (idempotent)."""
         with self._lock:
@@ -568,6 +689,8 @@ class Connection:
             self._streams.clear()
         for stream in streams:
             stream.on_remote_close()
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            self._poll.unregister(self.sock)
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
@@ -592,8 +715,13 @@ class AdbDaemon:
     """
 
     def __init__(self, backend: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0,
-                 fs: MemoryFileSystem | None = None) -> None:
+                 fs: MemoryFileSystem | None = None, limits: Limits | None = None) -> None:
         self.backend = backend
+        self.limits = limits or Limits()
+        self._buffered = 0
+        self._counts: Counter[str] = Counter()
+        self._peaks: Counter[str] = Counter()
+        self._stats_lock = threading.Lock()
         self.fs = fs if fs is not None else MemoryFileSystem()
         self.services = Services(backend, self.fs)
         self.host = host
@@ -684,6 +812,39 @@ class AdbDaemon:
         with self._lock:
             return len(self._threads)
 
+    # --- what the limits did -------------------------------------------------------------
+    def account(self, n: int) -> bool:
+        """Add ``n`` (may be negative) to the bytes buffered for all streams; False (and
+        nothing added) when that would pass ``limits.max_buffered``."""
+        with self._stats_lock:
+            if n > 0 and self._buffered + n > self.limits.max_buffered:
+                return False
+            self._buffered = max(0, self._buffered + n)
+            self._peaks["buffered bytes"] = max(self._peaks["buffered bytes"], self._buffered)
+            return True
+
+    def count(self, what: str) -> None:
+        with self._stats_lock:
+            self._counts[what] += 1
+
+    def peak(self, what: str, value: int) -> None:
+        with self._stats_lock:
+            self._peaks[what] = max(self._peaks[what], value)
+
+    def stats(self) -> dict[str, int]:
+        """Now: connections, streams, threads, buffered bytes; since start: the peaks
+        (``peak ...``) and what the limits refused or closed."""
+        with self._lock:
+            connections = list(self._connections)
+            threads = len(self._threads)
+        streams = sum(c.open_streams for c in connections)
+        with self._stats_lock:
+            out = {"connections": len(connections), "streams": streams,
+                   "threads": threads, "buffered bytes": self._buffered}
+            out.update({f"peak {k}": v for k, v in self._peaks.items()})
+            out.update(self._counts)
+        return out
+
     def _all_threads(self) -> list[threading.Thread]:
         with self._lock:
             threads = list(self._threads)
@@ -705,11 +866,25 @@ class AdbDaemon:
             self._adopt(sock)
 
     def _adopt(self, sock: socket.socket) -> None:
-        sock.settimeout(SOCKET_TIMEOUT_S)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        conn = Connection(sock, self)
+        try:
+            peer = str(sock.getpeername()[0])
+            sock.settimeout(SOCKET_TIMEOUT_S)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            sock.close()
+            return
         with self._lock:
-            self._connections.add(conn)
+            mine = sum(1 for c in self._connections if c.peer == peer)
+            full = mine >= self.limits.max_connections
+            if not full:
+                conn = Connection(sock, self, peer)
+                self._connections.add(conn)
+                self.peak("connections from one client", mine + 1)
+        if full:
+            self.count("connections refused: too many from one client")
+            with contextlib.suppress(OSError):
+                sock.close()
+            return
 
         def serve() -> None:
             try:
