@@ -12,9 +12,12 @@ While the person works, three things run side by side:
 - the touches: ``device.touch_events()`` (``getevent -lt`` on the phone, real or
   virtual) yields each finished gesture; the moment the finger went down is its
   arrival time less its duration;
-- the frames: the screen is captured every ``interval`` seconds and kept when it
-  changed; the frame *before* a touch is the last one whose capture had finished
-  before the finger went down, so it never shows the touch's effect;
+- the frames: the screen is captured every ``interval`` seconds, and at once after
+  each touch, and kept when it changed; a frame shows the screen as it was when its
+  capture began, so the frame *before* a touch is the last one whose capture began
+  (``CAPTURE_LAG_S``) before the finger went down: it never shows the touch's
+  effect, and it is as fresh as it can be when captures are slower than the person
+  (a loaded machine, a phone driven by ``input tap``/``input text``);
 - the interpretation: each touch's frame is described by vision (the same
   ``Describer`` the run loop uses) and the touch becomes a step: the element under
   the finger (or the nearest labelled one in its row) names the step ("tap
@@ -25,7 +28,10 @@ While the person works, three things run side by side:
 
 Typing is read from the screen, not from the keys: when a field was tapped, the
 field's text on a later frame (the next touch's, or the last one) is what was
-typed: "type 'Alice' into the 'First name' field". A password field (flagged by
+typed: "type 'Alice' into the 'First name' field". Text typed with ``input text``
+(or a hardware keyboard) leaves no touch at all, so when the next touch's frame
+does not show it, the frames captured between the two touches are read too. A
+password field (flagged by
 vision, masked, or named password/PIN/CVV...) gives "type <secret> into the
 'Password' field" and its value is never read, kept or stored.
 
@@ -71,6 +77,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds a recording waits for its first touch (``idle_s`` counts after that).
 FIRST_TOUCH_S = 60.0
+#: A capture shows the screen as it was at most this long after the capture began.
+CAPTURE_LAG_S = 0.05
+#: Frames between a field's tap and the next touch read for the text typed into it.
+TYPED_LOOKBACK = 3
 LAUNCHERS = ("launcher", "nexuslauncher", "trebuchet", "home")
 #: Words that make a field a secret (its value is never read or stored).
 SECRET_WORDS = ("password", "passcode", "pin", "cvv", "cvc", "card number", "security code",
@@ -370,13 +380,15 @@ def typed_text(pending: PendingField, later: Screen) -> str | None:
 # ======================================================================================
 @dataclass
 class Frame:
-    """A distinct screen image and when its capture had finished (host clock)."""
+    """A distinct screen image, when its capture had finished (host clock) and when the
+    capture that first showed it began (``begun``: when the screen looked like this)."""
 
     seen: float
     image: Image.Image
     small: np.ndarray
     screen: Screen | None = None
     path: str = ""
+    begun: float = -1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,14 +443,19 @@ class _Frames:
     grabbed: threading.Condition = field(default_factory=threading.Condition)
     #: When the capture that finished last had started.
     last_start: float = -1.0
+    #: Set after a touch: capture again at once instead of after ``interval``.
+    wake: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
         try:
             while not self.stop.is_set():
                 self.grab()
-                self.stop.wait(self.interval)
+                if self.wake.wait(self.interval):
+                    self.wake.clear()
         except DeviceError as exc:
             self.error = exc
+            self.stop.set()
+        finally:
             self.stop.set()
 
     def grab(self) -> Frame:
@@ -450,7 +467,7 @@ class _Frames:
             if self.frames and not _changed(self.frames[-1].small, small):
                 frame = self.frames[-1]
             else:
-                frame = Frame(seen, image, small)
+                frame = Frame(seen, image, small, begun=begun)
                 self.frames.append(frame)
                 self.last_change = seen
         with self.grabbed:
@@ -466,10 +483,16 @@ class _Frames:
                                          timeout)
 
     def before(self, moment: float) -> Frame | None:
-        """The last frame captured before ``moment`` (else the oldest one kept)."""
+        """The last frame whose capture began before ``moment`` (else the oldest kept)."""
         with self.lock:
-            found = [f for f in self.frames if f.seen < moment]
+            found = [f for f in self.frames if f.begun + CAPTURE_LAG_S < moment]
             return found[-1] if found else (self.frames[0] if self.frames else None)
+
+    def between(self, start: float, end: float) -> list[Frame]:
+        """Frames whose capture began after ``start`` and before ``end``, newest first."""
+        with self.lock:
+            return [f for f in reversed(self.frames)
+                    if start < f.begun and f.begun + CAPTURE_LAG_S < end]
 
     def prune(self, keep_from: Frame) -> None:
         with self.lock:
@@ -530,6 +553,7 @@ class Recorder:
             try:
                 for g in self.device.touch_events(stop=halt, started=listening):
                     up = self.clock()
+                    frames.wake.set()
                     app = ""
                     try:
                         app = self.device.current_app()
@@ -588,7 +612,10 @@ class Recorder:
         except DeviceError:
             last = frames.frames[-1] if frames.frames else None
         final = self._describe(last) if last is not None else None
-        self._flush_field(state, final)
+        if final is not None:
+            self._flush_field(state, self._typed_on(state, frames, last, final, self.clock()))
+        else:
+            self._flush_field(state, final)
         if final is not None:
             _revise(state, final)
         steps = _redact(_attach_after(state.steps, final), state.secrets)
@@ -614,12 +641,33 @@ class Recorder:
         reading = interpret(touch.gesture, screen, density=density)
         if reading.kind == "keyboard":
             return
-        self._flush_field(state, screen)
+        self._flush_field(state, self._typed_on(state, frames, frame, screen, touch.down))
         if reading.kind == "field" and reading.field is not None:
             state.pending = (reading, screen)
+            state.pending_up = touch.up
         elif reading.action is not None:
             self._emit(state, screen, reading.action, reading.words)
         frames.prune(frame)
+
+    def _typed_on(self, state: _State, frames: _Frames, frame: Frame | None, screen: Screen,
+                  until: float) -> Screen:
+        """The screen to read the pending field's text on: the touch's own, unless that
+        shows nothing typed and a frame captured since the field's tap does (typing that
+        left no touch: ``input text``, a hardware keyboard)."""
+        if state.pending is None:
+            return screen
+        pending = state.pending[0].field
+        if pending is None or typed_text(pending, screen) is not None:
+            return screen
+        looked = 0
+        for other in frames.between(state.pending_up, until):
+            if other is frame or looked >= TYPED_LOOKBACK:
+                continue
+            looked += 1
+            seen = self._describe(other)
+            if typed_text(pending, seen) is not None:
+                return seen
+        return screen
 
     def _flush_field(self, state: _State, later: Screen | None) -> None:
         """Turn the field tapped last into a type step (or a plain tap when nothing was
@@ -658,6 +706,8 @@ class _State:
     steps: list[Step] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
     pending: tuple[Reading, Screen] | None = None
+    #: When the finger left the pending field.
+    pending_up: float = 0.0
     apps: list[str] = field(default_factory=list)
     last_up: float = 0.0
     #: (step index, field, text read) of type steps, for ``_revise``.
