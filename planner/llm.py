@@ -287,7 +287,7 @@ class OpenAIChat:
             raise self._not_chat(f"a body that is not JSON ({type(exc).__name__}: "
                                  f"{' '.join(str(exc).split())[:80]})") from None
         if isinstance(response, str | bytes) or not hasattr(response, "choices"):
-            raise self._not_chat(f"JSON that is not a chat completion ({_peek(raw)})")
+            raise self._not_chat(f"JSON of another shape ({_peek(raw)})")
         return self._result(response)
 
     def _cause(self, exc: Exception) -> Exception | None:
@@ -311,6 +311,10 @@ class OpenAIChat:
 
     def _result(self, response: Any) -> ChatResult:
         choices = getattr(response, "choices", None)
+        error = getattr(response, "error", None)
+        if not choices and error:
+            said = error.get("message", error) if isinstance(error, Mapping) else error
+            raise self._not_chat(f"an error in an HTTP 200 answer ({' '.join(str(said).split())})")
         if choices is not None and not isinstance(choices, list | tuple):
             raise self._not_chat(f"JSON whose 'choices' is a {type(choices).__name__}")
         choices = choices or []
