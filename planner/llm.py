@@ -84,9 +84,13 @@ def check_settings(base_url: str, api_key: str, model: str, *, timeout: float = 
     try:
         parts = urlsplit(base_url.strip())
         host = (parts.hostname or "").lower()
+        _ = parts.port                      # a port that is not a number, or out of range
     except ValueError as exc:
         raise ConfigError(f"llm.base_url {base_url!r} is not a URL: {exc}",
                           hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1") from None
+    if any(ch.isspace() or not ch.isprintable() for ch in base_url.strip()):
+        raise ConfigError(f"llm.base_url {base_url!r} holds spaces or control characters",
+                          hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1")
     if parts.scheme not in ("http", "https") or not host:
         raise ConfigError(f"llm.base_url {base_url!r} is not an http(s) URL with a host",
                           hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1")

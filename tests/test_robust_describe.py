@@ -140,8 +140,11 @@ def test_cli_batch_lists_what_it_could_not_describe(tmp_path: Path) -> None:
                           env={**os.environ, "SCREENPILOT_CONFIG": str(tmp_path / "no.toml")})
     assert proc.returncode == 4, proc.stderr
     assert f"== {good}" in proc.stdout and "Traceback" not in proc.stderr
-    last = [line for line in proc.stderr.splitlines() if line.startswith("error:")][-1]
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "  hint: " in proc.stderr
+    last = errors[0]
     assert last.startswith("error: 4 of 5 images could not be described: ")
+    assert proc.stderr.count("cannot describe: ") == 4
     for bad in (fifo, page, tiny):
         assert str(bad) in last
     assert "FIFO" in proc.stderr and "character device" in proc.stderr

@@ -96,7 +96,7 @@ def read_image_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise ImageError(f"no such image file: {path}") from None
+        raise ImageError(f"no such image file: {path}", hint="check the path") from None
     except IsADirectoryError:
         raise ImageError(f"{path} is a folder, not an image file") from None
     except OSError as exc:

@@ -123,8 +123,9 @@ def _print(results: list[tuple[Path, Description | ScreenpilotError]], *, as_jso
     noticed: set[str] = set()
     for path, result in results:
         if isinstance(result, ScreenpilotError):
-            err_console.print(f"[red]error:[/red] {escape(str(path))}: {escape(str(result))}",
-                              highlight=False, soft_wrap=True)
+            said = str(result) if str(path) in str(result) else f"{path}: {result}"
+            err_console.print(f"[red]cannot describe:[/red] {escape(said)}", highlight=False,
+                              soft_wrap=True)
             continue
         for notice in result.notices:
             if notice not in noticed:
