@@ -216,7 +216,7 @@ class OpenAIChat:
 
     def _timed_out(self, seconds: float) -> _Retry:
         where = self._redact(f"the LLM endpoint at {self.base_url}")
-        return _Retry(LLMError(f"{where} did not answer within {seconds:g}s",
+        return _Retry(LLMError(f"{where} did not answer within {seconds:.3g}s",
                                hint="raise llm.timeout / llm.deadline, or check the server",
                                kind="timed out"))
 
