@@ -67,8 +67,6 @@ BODY_HINT = ("check llm.base_url: it must name the chat API itself (most end in 
 HOSTED = ("openai.com", "dashscope", "aliyuncs.com", "deepseek.com", "baidubce.com",
           "anthropic.com", "mistral.ai", "groq.com", "together.xyz", "openrouter.ai",
           "moonshot.cn", "bigmodel.cn", "volces.com", "siliconflow.cn", "azure.com")
-#: Seconds a request may overrun its deadline before it is abandoned.
-ABANDON_GRACE_S = 1.0
 
 
 def check_settings(base_url: str, api_key: str, model: str, *, timeout: float = 60.0,
@@ -237,7 +235,7 @@ class OpenAIChat:
 
         worker = threading.Thread(target=attempt, name="llm-request", daemon=True)
         worker.start()
-        worker.join(limit + ABANDON_GRACE_S)
+        worker.join(left)                        # never past the deadline
         if not box:
             client, self._client = self._client, None
             if client is not None:

@@ -12,7 +12,8 @@ for them.
     ├── VisionError                  exit 4   unreadable or unusable screenshot, model failed
     │   └── ImageError                        corrupt, empty, absurd size
     ├── PlannerError                 exit 5   the planner could not choose an action
-    │   ├── LLMError                          endpoint unreachable, auth, quota
+    │   ├── LLMError                          endpoint unreachable, timed out, auth, quota,
+    │   │                                     an answer that is not a chat completion
     │   └── LLMResponseError                  answer not JSON, names no element on screen
     ├── StoreError                   exit 6   demonstration store locked, corrupt, mixed models
     ├── DataError                    exit 8   datasets and training input that cannot be used
