@@ -13,6 +13,15 @@ AutoTask evaluation's definitions:
     .venv/bin/python bench/tasks.py [--planner heuristic|scripted] [--limit N] [--app APP]
                                     [--long-pages [on|off|both]]
                                     [--describer vision|truth] [--paraphrase K]
+                                    [--wordings NAME] [--tag TAG]
+
+``--wordings fresh`` runs every wording of bench/wordings/fresh.json for each task
+(three each, written before the command-language work and never tuned on) instead of
+its command. A run whose agent says "done" while the phone's check disagrees is a
+false done claim; the summary counts them. ``--tag base`` names the result files, so
+today's planner can be run beside a changed one in the same session:
+``PYTHONPATH=/tmp/base_pkg .venv/bin/python bench/tasks.py --tag base`` (a folder
+``screenpilot/`` whose parts link to an older checkout).
 
 ``--planner scripted`` drives the LLM planner with a ``ScriptedLLM`` that
 answers from the task's minimal solution: it proves the chain-of-screens loop
@@ -48,6 +57,7 @@ from screenpilot.simulator.tasks import Task, all_tasks
 from screenpilot.vision.incremental import IncrementalDescriber
 
 RESULTS = Path(__file__).resolve().parent / "results"
+WORDINGS = Path(__file__).resolve().parent / "wordings"
 
 
 @dataclass
@@ -59,6 +69,12 @@ class TaskResult:
     min_steps: int
     outcome: str
     seconds: float
+    command: str = ""
+
+    @property
+    def false_done(self) -> bool:
+        """The agent said done while the phone's own check disagrees."""
+        return self.outcome == "success" and not self.success
 
     @property
     def accuracy(self) -> float:
@@ -193,10 +209,24 @@ def make_describer(kind: str, phone: VirtualPhone) -> Any:
     return IncrementalDescriber()
 
 
+def load_wordings(name: str) -> dict[str, list[str]]:
+    """A wording set of bench/wordings/: task id -> the wordings to run instead of its
+    command."""
+    path = WORDINGS / f"{name}.json"
+    if not path.is_file():
+        known = sorted(p.stem for p in WORDINGS.glob("*.json"))
+        raise SystemExit(f"no wording set {name!r} (known: {', '.join(known)})")
+    tasks = json.loads(path.read_text(encoding="utf-8"))["tasks"]
+    return {str(k): [str(w) for w in v] for k, v in tasks.items()}
+
+
 def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
-             describer: str = "vision", paraphrase: int = 0) -> TaskResult:
-    """One run of ``task`` (its command, or its ``paraphrase``-th paraphrase, 1-based)."""
-    shutil.rmtree(out / task.id, ignore_errors=True)     # no screenshots of an older run
+             describer: str = "vision", paraphrase: int = 0,
+             command: str = "", run_id: str = "") -> TaskResult:
+    """One run of ``task`` (its command, its ``paraphrase``-th paraphrase, 1-based, or
+    the given ``command``); ``run_id`` names its run folder (the task's id)."""
+    run_id = run_id or task.id
+    shutil.rmtree(out / run_id, ignore_errors=True)     # no screenshots of an older run
     phone = VirtualPhone()
     task.setup(phone)
     start = time.perf_counter()
@@ -205,22 +235,23 @@ def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
     with serve_phone(phone) as serial:
         agent = Agent(AdbDevice(serial), make_describer(describer, phone),
                       make_planner(planner_kind, task),
-                      options=RunOptions(out=out / task.id, max_steps=20, settle_timeout=2.0,
+                      options=RunOptions(out=out / run_id, max_steps=20, settle_timeout=2.0,
                                          settle_interval=0.05, long_pages=long_pages),
                       safety=KeywordSafety(), handover=None)
+        command = command or (task.paraphrases[paraphrase - 1] if paraphrase
+                              else task.command)
         try:
-            command = task.paraphrases[paraphrase - 1] if paraphrase else task.command
             traj = agent.run(command)
             outcome, steps = traj.outcome.value, list(traj.steps)
         except ScreenpilotError as exc:
             outcome = type(exc).__name__
-            saved = json.loads((out / task.id / "trajectory.json").read_text())
+            saved = json.loads((out / run_id / "trajectory.json").read_text())
             steps = [Step.from_dict(s) for s in saved["steps"]]
     acted = [s for s in steps if s.action.kind is not ActionKind.STOP]
     words = [step_words(s) for s in acted]
     correct = correct_prefix(words, task.solution) if task.solution else 0
-    return TaskResult(task.id, task.check(phone), len(acted), correct, task.min_steps,
-                      outcome, time.perf_counter() - start)
+    return TaskResult(run_id, task.check(phone), len(acted), correct, task.min_steps,
+                      outcome, time.perf_counter() - start, command)
 
 
 def summarise(results: list[TaskResult]) -> dict[str, float]:
@@ -233,6 +264,7 @@ def summarise(results: list[TaskResult]) -> dict[str, float]:
         "non_redundant_completion": sum(r.success and r.executed == r.min_steps
                                         for r in results) / n,
         "seconds_per_task": statistics.mean(r.seconds for r in results),
+        "false_done": sum(r.false_done for r in results),
     }
 
 
@@ -254,11 +286,19 @@ def main() -> int:
     parser.add_argument("--paraphrase", type=int, default=0, metavar="K",
                         help="Run each task's K-th paraphrase (1-3) instead of its command: "
                              "wordings the offline planner was not tuned on.")
+    parser.add_argument("--wordings", default="", metavar="NAME",
+                        help="Run every wording of bench/wordings/NAME.json for each task "
+                             "(e.g. fresh: held-out wordings) instead of its command.")
+    parser.add_argument("--tag", default="",
+                        help="Added to the result names (e.g. base for today's planner).")
     parser.add_argument("--include-sensitive", action="store_true",
                         help="Also run tasks that need a handover (they end in safety_stop).")
     args = parser.parse_args()
     if args.paraphrase < 0:
         parser.error("--paraphrase counts from 1")
+    if args.paraphrase and args.wordings:
+        parser.error("--paraphrase and --wordings are two different wordings: pick one")
+    wordings = load_wordings(args.wordings) if args.wordings else {}
     tasks = [t for t in all_tasks() if args.app in t.app
              and (args.include_sensitive or not t.sensitive)
              and len(t.paraphrases) >= args.paraphrase]
@@ -274,19 +314,31 @@ def main() -> int:
         parser.error("no task matches (--app, --task, --paraphrase: tasks have at most 3 "
                      "paraphrases; `screenpilot tasks` lists them)")
     sel = ("-sel" if args.task or args.app or args.limit else "") + (
-        f"-para{args.paraphrase}" if args.paraphrase else "")
+        f"-para{args.paraphrase}" if args.paraphrase else "") + (
+        f"-{args.wordings}" if args.wordings else "") + (f"-{args.tag}" if args.tag else "")
+    import screenpilot
+
+    print(f"planner code: {Path(screenpilot.__file__).resolve().parent.parent}", flush=True)
     truth = "-truth" if args.describer == "truth" else ""
     modes = {"off": [False], "on": [True], "both": [False, True]}[args.long_pages]
     results: dict[bool, list[TaskResult]] = {m: [] for m in modes}
+    runs: list[tuple[Task, str, str]] = []
     for task in tasks:
+        if wordings:
+            runs.extend((task, w, f"{task.id}#{k}")
+                        for k, w in enumerate(wordings.get(task.id, []), 1))
+        else:
+            runs.append((task, "", task.id))
+    for task, command, run_id in runs:
         for long_pages in modes:
             name = args.planner + ("-long" if long_pages else "") + truth + sel
             r = run_task(task, args.planner, RESULTS / f"runs-{name}", long_pages,
-                         args.describer, args.paraphrase)
+                         args.describer, args.paraphrase, command, run_id)
             results[long_pages].append(r)
-            print(f"{'ok ' if r.success else 'NO '} {task.id:40s}{' long' if long_pages else ''}"
+            print(f"{'ok ' if r.success else 'NO '} {run_id:40s}{' long' if long_pages else ''}"
                   f" {r.executed:2d}/{r.min_steps} steps  acc {r.accuracy:.2f}  "
-                  f"{r.outcome:12s} {r.seconds:5.1f}s", flush=True)
+                  f"{r.outcome:12s} {r.seconds:5.1f}s"
+                  f"{'  FALSE DONE' if r.false_done else ''}", flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     summaries = {m: summarise(rs) for m, rs in results.items()}
     for long_pages, summary in summaries.items():

@@ -56,6 +56,23 @@ _PLACEHOLDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "question": (frozenset({"task", "ids"}), frozenset()),
     "reask": (frozenset({"error", "ids"}), frozenset({"error", "ids"})),
 }
+def task_part(task: str) -> str:
+    """The person's words, and when the command language reads them otherwise, how
+    (the same parsed command the offline planner acts on): "wake me at 6.45" ->
+    "Read as: create alarm at 6:45 am (act=create, target='alarm', ...)"."""
+    from screenpilot.language import parse_command
+
+    text = task.strip()
+    command = parse_command(text)
+    if command.question:
+        return f"{text}\nUnclear: {command.question} If the screens do not settle it, " \
+               "answer stop with done false and ask."
+    if re.sub(r"\W+", " ", command.canonical).strip().lower() == \
+            re.sub(r"\W+", " ", text).strip().lower():
+        return text
+    return f"{text}\nRead as: {command.canonical} ({command.summary()})"
+
+
 _SCREEN_TAG = re.compile(r"<\s*(/?)\s*screen\s*>", re.IGNORECASE)
 
 
@@ -138,7 +155,7 @@ class ChainPlanner:
         hints = hints or PlanHints()
         system = [self._render("role"), self._render("reference"),
                   self._demonstrations(hints.demonstrations), self._knowledge(hints.knowledge)]
-        user = [self._render("task", task=task.strip()), self._history(history),
+        user = [self._render("task", task=task_part(task)), self._history(history),
                 self._failed(hints.failed_paths), self._ui(screen),
                 self._render("question", task=task.strip(), ids=available_ids(screen))]
         return [{"role": "system", "content": _join(system)},

@@ -60,6 +60,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from screenpilot.language import parse_command
 from screenpilot.model import (
     Action,
     ActionKind,
@@ -270,6 +271,41 @@ def _recent_row(intent: TaskIntent, screen: Screen, history: Sequence[Step],
     return min(rows, key=lambda e: (e.box.y1, e.box.x1)) if rows else None
 
 
+_PRICE_LIKE = re.compile(r"^[\s$€£¥(]*[\d.,]+[\s)%]*$|^[$€£¥]")
+
+
+def _nth_item(intent: TaskIntent, screen: Screen, history: Sequence[Step],
+              els: Sequence[Element]) -> Element | None:
+    """"The second product", "the last contact": on an app's first page, the item at that
+    position of the list: the items are the pictured rows (an image or icon with its
+    name beside or under it), in reading order; the name is what is tapped."""
+    if intent.ordinal is None or not history or not is_app(_label_at(history[-1])):
+        return None
+    top = viewport(screen) * 0.1
+    bars = {BlockKind.TAB_BAR, BlockKind.TOOLBAR, BlockKind.STATUS_BAR,
+            BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD}
+    pictures = [e for e in screen.elements if e.kind in (ElementKind.IMAGE, ElementKind.ICON)
+                and e.box.y1 > top and not in_system_bar(e, screen)
+                and (e.block_id is None or screen.block(e.block_id).kind not in bars)]
+    named = []
+    for pic in pictures:
+        beside = [e for e in els if e.kind is ElementKind.TEXT and len(e.text) >= 3
+                  and not _PRICE_LIKE.match(e.text) and not _TIME_LIKE.match(e.text.strip())
+                  and ((abs(e.box.center[1] - pic.box.center[1]) < pic.box.height * 0.6
+                       and e.box.x1 >= pic.box.x2 - 4)
+                       or (e.box.y1 >= pic.box.y2 - 4 and e.box.y1 - pic.box.y2 < pic.box.height
+                       and e.box.x1 < pic.box.x2 and e.box.x2 > pic.box.x1))]
+        if beside:
+            named.append((pic, min(beside, key=lambda e: (e.box.y1, e.box.x1))))
+    if not named:
+        return None
+    named.sort(key=lambda pe: (pe[0].box.y1 // max(1, pe[0].box.height // 2), pe[0].box.x1))
+    k = intent.ordinal
+    if k == -1:
+        return named[-1][1]
+    return named[k - 1][1] if 0 < k <= len(named) else None
+
+
 def _same_place(a: Box, b: Box) -> bool:
     """Whether two boxes are one field as seen on two screens (its hint, then its text)."""
     cx, cy = b.center
@@ -386,6 +422,10 @@ class HeuristicPlanner:
 
     def next(self, task: str, screen: Screen, history: Sequence[Step], *,
              hints: PlanHints | None = None) -> Decision:
+        command = parse_command(task)
+        if command.question:        # "turn it off" with nothing named: ask, do not guess
+            return Decision(Action(ActionKind.STOP), command.question)
+        task = command.canonical
         parts = split_task(task)
         if len(parts) > 1:
             # "turn off wifi, then enable bluetooth": the first part not done yet
@@ -792,6 +832,10 @@ class HeuristicPlanner:
         if creating and fab is not None and "add" not in tapped and fab not in els:
             els.append(fab)
         menu = self._overflow(screen, tapped)
+        nth = _nth_item(intent, screen, history, els)
+        if nth is not None:
+            return Decision(Action(ActionKind.TAP, element=nth.id),
+                            f"'{nth.label}' is item {intent.ordinal} of the list")
         recent = _recent_row(intent, screen, history, els)
         if recent is not None:
             return Decision(Action(ActionKind.TAP, element=recent.id),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from screenpilot.language import parse_command
 from screenpilot.planner.apps import app_names
 
 _ON = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
@@ -79,6 +80,8 @@ class TaskIntent:
     verb: str = ""
     #: Names the command acts on but does not ask to type ("Call Bob Lee").
     targets: tuple[str, ...] = ()
+    #: A position the command names ("the second product": 2, "the last one": -1).
+    ordinal: int | None = None
 
     @property
     def where(self) -> str:
@@ -174,7 +177,11 @@ def _level(text: str) -> float | None:
 
 
 def parse_task(text: str) -> TaskIntent:
-    """Read a command: on/off, values to type, a slider level, open-only."""
+    """Read a command: on/off, values to type, a slider level, open-only. The command is
+    first read by the command language (``screenpilot.language``): its canonical words
+    are what the rest reads."""
+    command = parse_command(text)
+    text = command.canonical
     on, off = bool(_ON.search(text) or _TO_MODE.search(text)), bool(_OFF.search(text))
     switch_to = True if on and not off else False if off and not on else None
     m = _VERB.match(text)
@@ -184,5 +191,7 @@ def parse_task(text: str) -> TaskIntent:
     found = _values(text)
     values = tuple(v for v, name in found if typing or not name)
     targets = tuple(v for v, name in found if name and not typing)
-    return TaskIntent(text=text, switch_to=switch_to, values=values, level=_level(text),
-                      open_only=bool(_OPEN.search(text)), verb=verb, targets=targets)
+    level = command.level if command.level is not None else _level(text)
+    return TaskIntent(text=text, switch_to=switch_to, values=values, level=level,
+                      open_only=bool(_OPEN.search(text)), verb=verb, targets=targets,
+                      ordinal=command.ordinal)

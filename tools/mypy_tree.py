@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBPACKAGES = ("vision", "planner", "executor", "pbd", "simulator", "datasets", "training")
+SUBPACKAGES = ("vision", "planner", "executor", "pbd", "simulator", "datasets", "training",
+               "language")
 
 
 def build_tree() -> Path:
