@@ -20,6 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from screenpilot.language import lexicon, times
+from screenpilot.language.apps import ALIASES, APPS
 from screenpilot.language.lexicon import Concept
 
 ON, OFF = "turn_on", "turn_off"
@@ -479,8 +480,6 @@ def _other_part(text: str) -> Command:
 
 
 def _app_of(text: str) -> str:
-    from screenpilot.planner.apps import ALIASES, APPS
-
     low = text.lower()
     for name in sorted(APPS, key=len, reverse=True):
         if name.isascii() and re.search(rf"\b{re.escape(name)}\b", low):

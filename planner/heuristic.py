@@ -3,7 +3,7 @@
 Each turn it considers what can be done on this screen and picks the best:
 
 0. on a home screen (three or more app names in view) -> open the app the task names
-   ("in the Shop app"), else the app whose purpose fits it (planner/apps.py: "ring
+   ("in the Shop app"), else the app whose purpose fits it (language/apps.py: "ring
    vibration" is a setting, "promo code" is the shop's), never one already tried;
 1. a slider the task names with a level ("brightness to 50%") -> tap that point
    (just past the track's end for 0 % and 100 %);
@@ -61,6 +61,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from screenpilot.language import parse_command
+from screenpilot.language.apps import PHRASES, app_names, is_app, named_app, purpose
 from screenpilot.model import (
     Action,
     ActionKind,
@@ -72,7 +73,6 @@ from screenpilot.model import (
     Screen,
     Step,
 )
-from screenpilot.planner.apps import PHRASES, app_names, is_app, named_app, purpose
 from screenpilot.planner.base import Decision, Demonstration, PlanHints
 from screenpilot.planner.demos import (
     TAPPABLE,

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from screenpilot.language import parse_command
-from screenpilot.planner.apps import app_names
+from screenpilot.language.apps import app_names
 
 _ON = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
                  r"|^\s*(show|use)\b"

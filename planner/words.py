@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from screenpilot.planner.apps import app_names
+from screenpilot.language.apps import app_names
 from screenpilot.planner.taskparse import TaskIntent, clock_words, norm
 
 #: Words that mean the same thing on buttons.

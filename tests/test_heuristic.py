@@ -190,7 +190,7 @@ def test_home_screen_opens_the_app_the_task_needs(planner: HeuristicPlanner) -> 
 
 
 def test_named_app_wins_over_purpose() -> None:
-    from screenpilot.planner.apps import named_app
+    from screenpilot.language.apps import named_app
 
     labels = ["Settings", "Clock", "Shop", "Messages"]
     assert named_app("Turn on notifications in the Shop app", labels) == "Shop"
