@@ -23,7 +23,15 @@ ImageView, android.widget.Image (WebView)   image
 *DotsIndicator*, TabPageIndicator           page_indicator
 ==========================================  ==============
 
-Every other class (layouts, TextView, WebView, lists...) is not a widget box.
+Every other class (layouts, TextView, WebView, lists...) is not a widget box,
+with one exception when ``Filters.clickable_share`` is set (the harvest of real
+screens sets 0.25): a clickable or long-clickable view of no widget class with
+no text of its own or inside it, no widget inside it but images, and covering
+at most that share of the screen becomes a ``button`` (a tappable icon, avatar,
+card or picture whose extent is what a person taps; the images inside it are
+then nested, not boxes of their own). A clickable view with text is read by
+OCR (its text is what a person taps), one holding a switch or check box is that
+widget, and a larger one is a page.
 RICO semantic annotations map ``componentLabel``: Text Button -> button, Icon
 -> the Android mapping of its class, else image; Image -> image; Input ->
 edit_text; Checkbox -> check_box; Radio Button -> radio_group; On/Off Switch ->
@@ -55,6 +63,10 @@ Filters (view hierarchies)
 7. backgrounds: an image covering more than ``max_image_share`` (0.5) of the
    screen is the page's background (a full-screen ImageView), not a widget.
 
+uiautomator dumps (``<hierarchy><node class bounds="[x1,y1][x2,y2]" ...>``)
+are read like DroidBot states: document order is paint order, ``visible-to-user``
+(where present) is visibility, and the PNG of the same stem is the screen.
+
 Screens and states are matched by the timestamps in their file names
 (``screen_2020-06-03_130208.jpg`` <-> ``state_2020-06-03_130208.json``),
 nearest within ``max_gap_s`` seconds, one state per screen; screens without a
@@ -78,7 +90,7 @@ from screenpilot.errors import DataError
 from screenpilot.model import ElementKind
 
 K = ElementKind
-SOURCES: tuple[str, ...] = ("droidbot", "rico", "vins")
+SOURCES: tuple[str, ...] = ("droidbot", "uiautomator", "rico", "vins")
 
 #: Simple Android class names -> widget class (checked most specific first).
 ANDROID_CLASSES: dict[str, ElementKind] = {
@@ -123,6 +135,13 @@ class Filters:
     min_std: float = 2.0
     occlusion: bool = True
     max_image_share: float = 0.5
+    #: A clickable view of no widget class, with no text and no widget inside and
+    #: under this share of the screen, is a ``button`` (an icon or picture people
+    #: tap); 0 keeps such views out (the behaviour before real-screen training).
+    clickable_share: float = 0.0
+    #: A check box view wider than twice its height (a square and its text) is
+    #: boxed as its square alone (:func:`glyph_box`).
+    glyph_boxes: bool = False
 
 
 @dataclass(slots=True)
@@ -153,6 +172,8 @@ class Node:
     ancestors: tuple[str, ...] = ()
     label: str = ""
     children: list[int] = field(default_factory=list)
+    text: str = ""
+    desc: str = ""
 
 
 # --------------------------------------------------------------------------- mapping
@@ -244,17 +265,56 @@ def label_nodes(nodes: Sequence[Node], width: int, height: int, *, filters: Filt
     report = report if report is not None else ConvertReport()
     kept: dict[int, LabeledBox] = {}
     for node in nodes:
-        kind = node_kind(node)
+        kind = node_kind(node) or clickable_kind(nodes, node, width, height, filters)
         if kind is None:
             continue
         reason = _drop_reason(nodes, node, kept, width, height, filters, gray)
         if reason:
             report.dropped[reason] += 1
             continue
-        x1, y1, x2, y2 = _clip(node.box, width, height)
+        x1, y1, x2, y2 = glyph_box(kind, node, _clip(node.box, width, height), filters)
         kept[node.index] = LabeledBox(kind, x1, y1, x2, y2)
     _drop_covered_groups(nodes, kept, report)
     return list(kept.values())
+
+
+def glyph_box(kind: ElementKind, node: Node, box: tuple[float, float, float, float],
+              filters: Filters) -> tuple[float, float, float, float]:
+    """A labelled check box's box is its square (what the simulator and the
+    detector call a check box), not the whole view with its text: Material draws
+    the square at the view's start, centred, about half the view's height."""
+    x1, y1, x2, y2 = box
+    h = y2 - y1
+    if not filters.glyph_boxes or kind is not K.CHECK_BOX or x2 - x1 < 2 * h:
+        return box
+    side, cy = 0.5 * h, (y1 + y2) / 2
+    return (x1 + 0.08 * h, cy - side / 2, x1 + 0.08 * h + side, cy + side / 2)
+
+
+def _descendants(nodes: Sequence[Node], index: int) -> Iterator[Node]:
+    stack = list(nodes[index].children)
+    while stack:
+        child = nodes[stack.pop()]
+        yield child
+        stack.extend(child.children)
+
+
+def clickable_kind(nodes: Sequence[Node], node: Node, width: int, height: int,
+                   filters: Filters) -> ElementKind | None:
+    """``button`` for a tappable view of no widget class that only text could not name.
+
+    A clickable view with text in it (a list row, a text link) is read by OCR, and
+    one holding a widget (a row with a switch) is that widget; a view over
+    ``filters.clickable_share`` of the screen is a page, not a control.
+    """
+    if filters.clickable_share <= 0 or not node.clickable or node.text:
+        return None
+    if _area(_clip(node.box, width, height)) > filters.clickable_share * width * height:
+        return None
+    for inner in _descendants(nodes, node.index):
+        if inner.text or node_kind(inner) not in (None, K.IMAGE):
+            return None
+    return K.BUTTON
 
 
 def _drop_reason(nodes: Sequence[Node], node: Node, kept: Mapping[int, LabeledBox],
@@ -303,10 +363,19 @@ def stamp(path: Path) -> datetime | None:
 
 def match_states(screens: Sequence[Path], states: Sequence[Path], *,
                  max_gap_s: float = 3.0) -> dict[Path, Path]:
-    """Each screen -> the state nearest in time within ``max_gap_s`` (each state used once)."""
-    stamped = [(t, s) for s in states if (t := stamp(s)) is not None]
-    pairs: list[tuple[float, Path, Path]] = []
+    """Each screen -> its state: the one of the same name (``screen_X.png`` <->
+    ``state_X.json``), else the one nearest in time within ``max_gap_s``; each
+    state is used once."""
+    by_name = {s.stem.removeprefix("state_"): s for s in states}
+    matched: dict[Path, Path] = {}
     for screen in screens:
+        same = by_name.get(screen.stem.removeprefix("screen_"))
+        if same is not None:
+            matched[screen] = same
+    used: set[Path] = set(matched.values())
+    stamped = [(t, s) for s in states if s not in used and (t := stamp(s)) is not None]
+    pairs: list[tuple[float, Path, Path]] = []
+    for screen in (s for s in screens if s not in matched):
         t_screen = stamp(screen)
         if t_screen is None:
             continue
@@ -314,8 +383,6 @@ def match_states(screens: Sequence[Path], states: Sequence[Path], *,
             gap = abs((t_state - t_screen).total_seconds())
             if gap <= max_gap_s:
                 pairs.append((gap, screen, state))
-    matched: dict[Path, Path] = {}
-    used: set[Path] = set()
     for _gap, screen, state in sorted(pairs, key=lambda p: (p[0], str(p[1]))):
         if screen not in matched and state not in used:
             matched[screen] = state
@@ -350,8 +417,10 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
                           (x1 * scale, y1 * scale, x2 * scale, y2 * scale),
                           bool(v.get("visible", True)),
                           position.get(int(v.get("parent", -1)), -1),
-                          clickable=bool(v.get("clickable")),
-                          checkable=bool(v.get("checkable"))))
+                          clickable=bool(v.get("clickable") or v.get("long_clickable")),
+                          checkable=bool(v.get("checkable")),
+                          text=str(v.get("text") or "").strip(),
+                          desc=str(v.get("content_description") or "").strip()))
     for node in nodes:
         if node.parent >= 0:
             nodes[node.parent].children.append(node.index)
@@ -443,13 +512,22 @@ def rico_nodes(root: Mapping[str, Any], scale: float = 1.0) -> list[Node]:
         node = Node(len(nodes), str(raw.get("class") or ""), (x1, y1, x2, y2), visible, parent,
                     clickable=bool(raw.get("clickable")),
                     ancestors=tuple(str(a) for a in raw.get("ancestors") or ()),
-                    label=str(raw.get("componentLabel") or ""))
+                    label=str(raw.get("componentLabel") or ""),
+                    checkable=bool(raw.get("checkable")),
+                    text=str(raw.get("text") or "").strip(),
+                    desc=_rico_desc(raw.get("content-desc")))
         nodes.append(node)
         if parent >= 0:
             nodes[parent].children.append(node.index)
         children = [c for c in raw.get("children") or [] if isinstance(c, Mapping)]
         stack.extend((c, node.index) for c in reversed(children))
     return nodes
+
+
+def _rico_desc(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value if v).strip()
+    return str(value or "").strip()
 
 
 def _rico_root(doc: Any) -> Mapping[str, Any]:
@@ -463,10 +541,16 @@ def _rico_root(doc: Any) -> Mapping[str, Any]:
 
 
 def _find_image(json_path: Path) -> Path | None:
-    for suffix in (".jpg", ".png", ".jpeg"):
-        candidate = json_path.with_suffix(suffix)
-        if candidate.is_file():
-            return candidate
+    """``<id>.jpg|png`` beside the JSON, or RICO's ``original_picture/<id>.jpg``
+    two folders up (``json/raw/<id>.json``)."""
+    folders = [json_path.parent]
+    if len(json_path.parents) > 2:
+        folders.append(json_path.parents[2] / "original_picture")
+    for folder in folders:
+        for suffix in (".jpg", ".png", ".jpeg"):
+            candidate = folder / (json_path.stem + suffix)
+            if candidate.is_file():
+                return candidate
     return None
 
 
@@ -489,7 +573,8 @@ def convert_rico(src: Path, *, filters: Filters = Filters(),
         boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
         app = str(doc.get("activity_name", "") if isinstance(doc, Mapping) else "").split("/")[0]
         sample = Sample(image, width, height, tuple(boxes), app=app or path.parent.name,
-                        name=f"{_slug(path.parent.name)}__{path.stem}")
+                        name=f"{_slug(path.parent.name)}__{path.stem}",
+                        meta={"state": str(path), "source": path.parent.name})
         report.add(sample)
         yield sample
 
@@ -561,13 +646,17 @@ def _clip_label(box: LabeledBox, width: int, height: int, filters: Filters) -> L
 
 def convert(source: str, src: Path, *, filters: Filters = Filters(),
             report: ConvertReport | None = None) -> Iterator[Sample]:
-    """Samples from a ``droidbot``, ``rico`` or ``vins`` folder."""
+    """Samples from a ``droidbot``, ``uiautomator``, ``rico`` or ``vins`` folder."""
     if not Path(src).is_dir():
         raise DataError(f"source folder {src} not found")
     if source == "droidbot":
         return convert_droidbot(src, filters=filters, report=report)
     if source == "rico":
         return convert_rico(src, filters=filters, report=report)
+    if source == "uiautomator":
+        from screenpilot.datasets.uiautomator import convert_uiautomator
+
+        return convert_uiautomator(src, filters=filters, report=report)
     if source == "vins":
         return convert_vins(src, filters=filters, report=report)
     raise DataError(f"unknown source {source!r}", hint=f"use one of {', '.join(SOURCES)}")

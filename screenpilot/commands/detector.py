@@ -23,20 +23,25 @@ if TYPE_CHECKING:
 @dataset_app.command("convert")
 def convert_cmd(
     src: Path = typer.Argument(..., help="Folder of the source data (searched recursively)."),
-    source: str = typer.Option(..., "--from", help="Source format: rico, vins or droidbot."),
+    source: str = typer.Option(..., "--from",
+                               help="Source format: droidbot, uiautomator, rico or vins."),
     out: Path = typer.Option(..., "--out", help="Output folder (YOLO format + COCO JSON)."),
     train_apps: str = typer.Option(
         "", "--train-apps", help="Comma-separated apps (packages / folders) that go to the train "
         "split; every other app goes to val (app-level split). Default: all to val."),
     min_std: float = typer.Option(2.0, help="Drop boxes whose pixels are flat (grey std below)."),
+    clickable_share: float = typer.Option(
+        0.0, help="A clickable view of no widget class, with no text or widget inside and at "
+        "most this share of the screen, becomes a button (0: left out)."),
     coco: bool = typer.Option(True, "--coco/--no-coco", help="Also write coco_{train,val}.json."),
 ) -> None:
-    """Convert RICO / VINS / DroidBot screens to the detector's 12-class YOLO format."""
+    """Convert DroidBot / uiautomator / RICO / VINS screens to the 12-class YOLO format."""
     from screenpilot.datasets.convert import ConvertReport, Filters, assign_splits, convert
     from screenpilot.datasets.yolo import write_yolo
 
     report = ConvertReport()
-    samples = list(convert(source, src, filters=Filters(min_std=min_std), report=report))
+    filters = Filters(min_std=min_std, clickable_share=clickable_share)
+    samples = list(convert(source, src, filters=filters, report=report))
     apps = [a for a in train_apps.split(",") if a.strip()]
     data_yaml = write_yolo(assign_splits(samples, apps), out, coco=coco)
     console.print(f"{len(samples)} images -> {data_yaml}", highlight=False)
@@ -48,6 +53,37 @@ def convert_cmd(
                   soft_wrap=True)
     if report.skipped_screens:
         err_console.print(f"{len(report.skipped_screens)} screen(s) without labels skipped")
+
+
+@dataset_app.command("harvest")
+def harvest_cmd(
+    src: Path = typer.Argument(..., help="Folder written by tools/harvest.py (a folder a source)."),
+    out: Path = typer.Option(..., "--out", help="Output folder (YOLO format + manifest.jsonl)."),
+    val_apps: str = typer.Option("", "--val-apps", help="Comma-separated held-out apps "
+                                 "(default: chosen by a hash of the package name)."),
+    n_val_apps: int = typer.Option(18, "--n-val-apps", min=1, help="How many apps to hold out."),
+    max_side: int = typer.Option(960, "--max-side", min=64, help="Longest image side written."),
+    bars: Path | None = typer.Option(
+        None, "--bars", help="A detector ONNX whose status/navigation bars (conf >= 0.5) are "
+        "added to train screens (hierarchies hold none)."),
+) -> None:
+    """Real screens of every extracted source -> one YOLO dataset split by app, filtered."""
+    from rich.progress import Progress
+
+    from screenpilot.datasets.harvest import build, pseudo_bars
+
+    finder = pseudo_bars(bars) if bars else None
+    chosen = [a.strip() for a in val_apps.split(",") if a.strip()] or None
+    with Progress(console=err_console, transient=True) as bar:
+        task = bar.add_task("converting", total=None)
+        data_yaml, report = build(src, out, val_apps=chosen, n_val_apps=n_val_apps,
+                                  max_side=max_side, bars=finder,
+                                  progress=lambda n: bar.update(task, completed=n))
+    summary = report.to_json()
+    console.print(f"{sum(report.split_screens.values())} screens -> {data_yaml}", highlight=False)
+    for key in ("split_screens", "split_boxes", "screens_dropped", "boxes_dropped"):
+        console.print(f"{key}: {json.dumps(summary[key])}", highlight=False, soft_wrap=True)
+    console.print(f"report: {out / 'harvest_report.json'}", highlight=False)
 
 
 @train_app.command("detector")
