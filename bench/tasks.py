@@ -289,6 +289,9 @@ def main() -> int:
     parser.add_argument("--wordings", default="", metavar="NAME",
                         help="Run every wording of bench/wordings/NAME.json for each task "
                              "(e.g. fresh: held-out wordings) instead of its command.")
+    parser.add_argument("--shuffle", type=int, default=None, metavar="SEED",
+                        help="Run in a shuffled order (the same SEED, the same order): a run "
+                             "cut short is still a sample of every app.")
     parser.add_argument("--tag", default="",
                         help="Added to the result names (e.g. base for today's planner).")
     parser.add_argument("--include-sensitive", action="store_true",
@@ -329,6 +332,10 @@ def main() -> int:
                         for k, w in enumerate(wordings.get(task.id, []), 1))
         else:
             runs.append((task, "", task.id))
+    if args.shuffle is not None:
+        import random
+
+        random.Random(args.shuffle).shuffle(runs)
     for task, command, run_id in runs:
         for long_pages in modes:
             name = args.planner + ("-long" if long_pages else "") + truth + sel
