@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import os
@@ -221,13 +222,13 @@ def fuzz_describe(rng: random.Random, n: int, work: Path, full: bool) -> dict[st
     for i in range(n):
         if i % 4 == 3:
             what, path = gen_broken_file(rng, work, i)
-            status, value = in_thread(lambda p=path: analyse(p, stages=stages_all), 120)
+            status, value = in_thread(functools.partial(analyse, path, stages=stages_all), 120)
         else:
             what, pixels = gen_image(rng)
             stages = stages_all if pixels.shape[0] * pixels.shape[1] <= 400_000 or \
                 rng.random() < 0.2 else ["blocks", "detect"]
             status, value = in_thread(
-                lambda px=pixels, st=stages: analyse(px, stages=st, ocr_threshold=0.9), 180)
+                functools.partial(analyse, pixels, stages=stages, ocr_threshold=0.9), 180)
         kind = classify(status, value)
         tally.add(kind, f"{what}: {type(value).__name__}: {value}")
     special = describe_cli_cases(work, full)
@@ -481,11 +482,11 @@ def fuzz_llm(rng: random.Random, n: int, work: Path) -> dict[str, Any]:
             through_agent = i % 5 == 0
             if through_agent:
                 out = work / f"llm-run-{i}"
-                status, value = in_thread(lambda llm=llm, out=out: agent_run(llm, out),
+                status, value = in_thread(functools.partial(agent_run, llm, out),
                                           3 * (deadline + 3))
             else:
                 status, value = in_thread(
-                    lambda llm=llm: llm.complete([{"role": "user", "content": "hi"}]),
+                    functools.partial(llm.complete, [{"role": "user", "content": "hi"}]),
                     deadline + 3)
             r = endpoint.reply
             what = f"{r.status} {r.ctype!r} {r.behave} {r.body[:40]!r}"
@@ -525,9 +526,9 @@ def fuzz_settings(rng: random.Random, n: int) -> dict[str, Any]:
             url = "".join(chr(rng.randint(0, 0x3000)) for _ in range(rng.randint(0, 30)))
         key = rng.choice(["", " ", "sk-x", "\x00"])
         model = rng.choice(["", "gpt-4o-mini", " ", "m"])
-        status, value = in_thread(lambda u=url, k=key, m=model: check_settings(
-            u, k, m, timeout=rng.choice([60.0, 0.0, -1.0]), deadline=rng.choice([60.0, 0.0]),
-            max_retries=rng.choice([3, -1])), 5)
+        status, value = in_thread(functools.partial(
+            check_settings, url, key, model, timeout=rng.choice([60.0, 0.0, -1.0]),
+            deadline=rng.choice([60.0, 0.0]), max_retries=rng.choice([3, -1])), 5)
         tally.add(classify(status, value), f"{url!r}: {type(value).__name__}: {value}")
     return tally.as_dict()
 
@@ -681,7 +682,7 @@ def phone_process() -> Iterator[tuple[subprocess.Popen[str], int, list[str]]]:
         if m:
             port = int(m.group(1))
             break
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[misc,union-attr]
+    threading.Thread(target=proc.stdout.read, daemon=True).start()
     try:
         yield proc, port, errors
     finally:
@@ -797,7 +798,7 @@ def fuzz_adbd(rng: random.Random, n: int) -> dict[str, Any]:
         # 4. generated packet sequences
         for i in range(n):
             seq = _random_sequence(rng)
-            status, _ = in_thread(lambda s=seq: _play(port, s), 30)
+            status, _ = in_thread(functools.partial(_play, port, seq), 30)
             if status == "hang":
                 tally.add("hang", f"sequence {i}")
                 continue
@@ -911,13 +912,15 @@ def record_case() -> dict[str, Any]:
                         if e.editable and e.caption == caption)
             return f"{x} {y}"
 
-        for command in (lambda: f"input tap {at('Contacts')}",
-                        lambda: "input swipe 540 1800 540 900 300",
-                        lambda: f"input tap {at('Create contact')}",
-                        lambda: f"input tap {field('First name')}",
-                        lambda: "input text Alice",
-                        lambda: f"input tap {field('Last name')}",
-                        lambda: "input text Walker"):
+        commands: list[Callable[[], str]] = [
+            lambda: f"input tap {at('Contacts')}",
+            lambda: "input swipe 540 1800 540 900 300",
+            lambda: f"input tap {at('Create contact')}",
+            lambda: f"input tap {field('First name')}",
+            lambda: "input text Alice",
+            lambda: f"input tap {field('Last name')}",
+            lambda: "input text Walker"]
+        for command in commands:
             dev.shell(command())
             time.sleep(0.8)                      # a person's pace, faster than captures
         time.sleep(1.5)
