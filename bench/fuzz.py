@@ -795,6 +795,15 @@ def fuzz_adbd(rng: random.Random, n: int) -> dict[str, Any]:
         figures["silent_or_half_sent_closed"] = f"{closed} of {len(silent) + len(half)}"
         if closed < len(silent) + len(half):
             tally.add("untrue", "a silent or half-sent connection stayed open")
+        # 3b. eight connections that shook hands and then say nothing hog the cap: a new
+        # client gets in once they have been quiet past the handshake timeout (10 s)
+        hogs = [hello(port) for _ in range(8)]
+        time.sleep(11)
+        figures["after_8_quiet_connections_a_new_client_answers"] = answers(port)
+        if not figures["after_8_quiet_connections_a_new_client_answers"]:
+            tally.add("untrue", "8 quiet connections locked new clients out")
+        for s in hogs:
+            s.close()
         # 4. generated packet sequences
         for i in range(n):
             seq = _random_sequence(rng)
@@ -869,11 +878,14 @@ def _random_sequence(rng: random.Random) -> list[bytes]:
 def _play(port: int, seq: list[bytes]) -> None:
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         threading.Thread(target=lambda: _drain(sock), daemon=True).start()
-        for raw in seq:
-            try:
+        try:
+            for raw in seq:
                 sock.sendall(raw)
-            except OSError:
-                return
+        except OSError:
+            pass
+        finally:                                   # a FIN, as a client that exits sends
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
 
 # ======================================================================================

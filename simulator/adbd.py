@@ -39,7 +39,8 @@ Limits (``Limits``), so that no client can make the phone grow without bound:
   ``max_buffered`` bytes;
 - at most ``max_streams`` open streams per connection (an OPEN beyond them is
   refused with CLSE) and ``max_connections`` connections per client address (one
-  beyond them is closed at once);
+  beyond them is closed at once, unless one of that client's connections has been
+  quiet for over ``handshake_timeout``: that one is closed instead);
 - a connection that sends no CNXN within ``handshake_timeout``, stops halfway
   through a packet for ``packet_timeout``, or sends nothing for ``idle_timeout``
   while it has no open stream, is closed.
@@ -541,7 +542,7 @@ class Connection:
         self._next_id = 1
         self._dead = False
         self._opened_at = time.monotonic()
-        self._last_packet = self._opened_at
+        self.last_packet = self._opened_at
         self._poll = select.poll()
         self._poll.register(sock, select.POLLIN | select.POLLPRI)
 
@@ -570,7 +571,7 @@ class Connection:
                 data = self._recv_exact(length, started) if length else b""
                 if data is None:
                     return
-                self._last_packet = time.monotonic()
+                self.last_packet = time.monotonic()
                 self._handle(Message(command, arg0, arg1, data))
         except (ProtocolError, OSError, struct.error, ValueError):
             return
@@ -586,7 +587,7 @@ class Connection:
             return self._opened_at + limits.handshake_timeout, "no CNXN"
         with self._lock:
             busy = bool(self._streams)
-        return (None, "") if busy else (self._last_packet + limits.idle_timeout, "idle")
+        return (None, "") if busy else (self.last_packet + limits.idle_timeout, "idle")
 
     def _recv_exact(self, n: int, started: list[float]) -> bytes | None:
         """``n`` bytes, or None when the client goes away or stops short of a deadline
@@ -865,6 +866,15 @@ class AdbDaemon:
                 return
             self._adopt(sock)
 
+    def _evictable(self, mine: list[Connection]) -> Connection | None:
+        """At the cap, the client's connection quiet the longest, when it has been quiet
+        for over ``handshake_timeout`` (a client that holds connections it does not use
+        cannot lock the adb server out for longer than that)."""
+        quiet = min(mine, key=lambda c: c.last_packet)
+        if time.monotonic() - quiet.last_packet > self.limits.handshake_timeout:
+            return quiet
+        return None
+
     def _adopt(self, sock: socket.socket) -> None:
         try:
             peer = str(sock.getpeername()[0])
@@ -873,13 +883,20 @@ class AdbDaemon:
         except OSError:
             sock.close()
             return
+        victim = None
         with self._lock:
-            mine = sum(1 for c in self._connections if c.peer == peer)
-            full = mine >= self.limits.max_connections
+            mine = [c for c in self._connections if c.peer == peer]
+            full = len(mine) >= self.limits.max_connections
+            if full:
+                victim = self._evictable(mine)
+                full = victim is None
             if not full:
                 conn = Connection(sock, self, peer)
                 self._connections.add(conn)
-                self.peak("connections from one client", mine + 1)
+                self.peak("connections from one client", len(mine) + (victim is None))
+        if victim is not None:
+            self.count("connections evicted: quiet longest, at the cap")
+            victim.close()
         if full:
             self.count("connections refused: too many from one client")
             with contextlib.suppress(OSError):

@@ -196,6 +196,8 @@ def test_streams_per_connection_are_capped(daemon: AdbDaemon) -> None:
     sock.close()
 
 
+@pytest.mark.parametrize("daemon", [Limits(max_connections=3, handshake_timeout=60)],
+                         indirect=True)
 def test_connections_per_client_are_capped(daemon: AdbDaemon) -> None:
     kept = [connect(daemon) for _ in range(3)]
     extra = socket.create_connection(("127.0.0.1", daemon.port), timeout=5)
@@ -205,6 +207,25 @@ def test_connections_per_client_are_capped(daemon: AdbDaemon) -> None:
     for sock in kept:
         sock.close()
     extra.close()
+
+
+@pytest.mark.parametrize("daemon", [Limits(max_connections=3, handshake_timeout=0.3)],
+                         indirect=True)
+def test_at_the_cap_the_connection_quiet_longest_makes_room(daemon: AdbDaemon) -> None:
+    """A client holding connections it never uses cannot lock the adb server out: once
+    they have been quiet past the handshake timeout, a new one takes the quietest's place."""
+    hogs = [connect(daemon) for _ in range(3)]
+    for sock in hogs:                              # the quiet ones must outlast 0.3 s
+        sock.settimeout(0.4)
+        with pytest.raises(TimeoutError):
+            sock.recv(1)
+    newcomer = connect(daemon)                      # answered: it got in
+    assert open_stream(newcomer, 1, b"shell:echo in").command == A_OKAY
+    assert daemon.stats()["connections evicted: quiet longest, at the cap"] == 1
+    assert sum(hung_up(sock, timeout=0.5) for sock in hogs) == 1
+    newcomer.close()
+    for sock in hogs:
+        sock.close()
 
 
 @pytest.mark.parametrize("sent, why", [
