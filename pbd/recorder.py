@@ -12,12 +12,13 @@ While the person works, three things run side by side:
 - the touches: ``device.touch_events()`` (``getevent -lt`` on the phone, real or
   virtual) yields each finished gesture; the moment the finger went down is its
   arrival time less its duration;
-- the frames: the screen is captured every ``interval`` seconds, and at once after
-  each touch, and kept when it changed; a frame shows the screen as it was when its
-  capture began, so the frame *before* a touch is the last one whose capture began
-  (``CAPTURE_LAG_S``) before the finger went down: it never shows the touch's
-  effect, and it is as fresh as it can be when captures are slower than the person
-  (a loaded machine, a phone driven by ``input tap``/``input text``);
+- the frames: the screen is captured every ``interval`` seconds, and once more
+  just after each touch (beside the periodic capture), and kept when it changed; a
+  frame shows the screen as it was when its capture began, so the frame *before* a
+  touch is the last one whose capture began (``CAPTURE_LAG_S``) before the finger
+  went down, once every capture begun by then has landed: it never shows the
+  touch's effect, and it shows the previous touch's even when captures are slower
+  than the person (a loaded machine, a phone driven by ``input tap``/``input text``);
 - the interpretation: each touch's frame is described by vision (the same
   ``Describer`` the run loop uses) and the touch becomes a step: the element under
   the finger (or the nearest labelled one in its row) names the step ("tap
@@ -41,6 +42,7 @@ screen happened for ``idle_s`` seconds (before the first touch: at least a minut
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import queue
@@ -81,6 +83,12 @@ FIRST_TOUCH_S = 60.0
 CAPTURE_LAG_S = 0.05
 #: Frames between a field's tap and the next touch read for the text typed into it.
 TYPED_LOOKBACK = 3
+#: A capture starts this long after each touch (the screen has reacted by then) ...
+POST_TOUCH_S = 0.1
+#: ... unless this many captures are in flight already.
+MAX_IN_FLIGHT = 2
+#: The longest a touch waits for the captures begun before it to land.
+LANDING_S = 15.0
 LAUNCHERS = ("launcher", "nexuslauncher", "trebuchet", "home")
 #: Words that make a field a secret (its value is never read or stored).
 SECRET_WORDS = ("password", "passcode", "pin", "cvv", "cvc", "card number", "security code",
@@ -445,6 +453,8 @@ class _Frames:
     last_start: float = -1.0
     #: Set after a touch: capture again at once instead of after ``interval``.
     wake: threading.Event = field(default_factory=threading.Event)
+    #: When each capture still in flight began.
+    in_flight: list[float] = field(default_factory=list)
 
     def run(self) -> None:
         try:
@@ -458,23 +468,54 @@ class _Frames:
         finally:
             self.stop.set()
 
+    def after_touch(self) -> None:
+        """A capture of the screen as the touch left it, started now beside the periodic
+        one (when captures are slow, the next touch may come before the periodic one)."""
+        with self.grabbed:
+            if len(self.in_flight) >= MAX_IN_FLIGHT:
+                self.wake.set()
+                return
+
+        def grab() -> None:
+            if self.stop.wait(POST_TOUCH_S):
+                return
+            with contextlib.suppress(DeviceError):
+                self.grab()
+        threading.Thread(target=grab, daemon=True, name="record-after-touch").start()
+
     def grab(self) -> Frame:
         begun = self.clock()
-        image = self.device.capture()
-        seen = self.clock()
-        small = _small(image)
-        with self.lock:
-            if self.frames and not _changed(self.frames[-1].small, small):
-                frame = self.frames[-1]
-            else:
-                frame = Frame(seen, image, small, begun=begun)
-                self.frames.append(frame)
-                self.last_change = seen
         with self.grabbed:
-            self.last_start = begun
-            self.grabbed.notify_all()
+            self.in_flight.append(begun)
+        try:
+            image = self.device.capture()
+            seen = self.clock()
+            small = _small(image)
+            with self.lock:
+                older = [f for f in self.frames if f.begun <= begun]
+                newer = [f for f in self.frames if f.begun > begun]
+                if older and not _changed(older[-1].small, small):
+                    frame = older[-1]
+                elif newer and not _changed(newer[0].small, small):
+                    frame = newer[0]                 # the same screen, seen earlier
+                    frame.begun = begun
+                else:
+                    frame = Frame(seen, image, small, begun=begun)
+                    self.frames = [*older, frame, *newer]
+                    self.last_change = max(self.last_change, seen)
+        finally:
+            with self.grabbed:
+                self.in_flight.remove(begun)
+                self.last_start = max(self.last_start, begun)
+                self.grabbed.notify_all()
         self.first.set()
         return frame
+
+    def landed(self, moment: float, timeout: float) -> bool:
+        """Wait until every capture begun before ``moment`` has finished (its frame kept)."""
+        with self.grabbed:
+            return self.grabbed.wait_for(
+                lambda: all(b + CAPTURE_LAG_S >= moment for b in self.in_flight), timeout)
 
     def wait_after(self, moment: float, timeout: float) -> bool:
         """Wait until a capture that started after ``moment`` has finished."""
@@ -496,7 +537,7 @@ class _Frames:
 
     def prune(self, keep_from: Frame) -> None:
         with self.lock:
-            self.frames = [f for f in self.frames if f.seen >= keep_from.seen]
+            self.frames = [f for f in self.frames if f.begun >= keep_from.begun]
 
 
 class Recorder:
@@ -553,7 +594,7 @@ class Recorder:
             try:
                 for g in self.device.touch_events(stop=halt, started=listening):
                     up = self.clock()
-                    frames.wake.set()
+                    frames.after_touch()
                     app = ""
                     try:
                         app = self.device.current_app()
@@ -629,6 +670,7 @@ class Recorder:
 
     # --- one touch ----------------------------------------------------------------------------
     def _handle(self, touch: Touch, frames: _Frames, state: _State, density: int) -> None:
+        frames.landed(touch.down, LANDING_S)
         frame = frames.before(touch.down) or frames.grab()
         log.debug("touch %s at (%d, %d) down %.3f up %.3f; frame seen %.3f of %s",
                   touch.gesture.kind, touch.gesture.x, touch.gesture.y, touch.down, touch.up,

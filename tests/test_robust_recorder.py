@@ -115,3 +115,44 @@ def test_no_frame_shows_the_typing_gives_the_plain_tap() -> None:
     rec._handle(touch(0.9, 600, 720), frames, state, DPI)
     rec._handle(touch(2.5, 200, 1950), frames, state, DPI)
     assert state.words == ["tap the 'First name' field", "tap 'Call'"]
+
+
+def test_a_touch_waits_for_the_captures_begun_before_it() -> None:
+    """A capture begun before a touch but still in flight is waited for, and kept in
+    order of when it began even if a later one lands first."""
+    import threading
+
+    release = {1.0: threading.Event(), 2.0: threading.Event()}
+    now = [1.0]
+
+    class SlowPhone:
+        def capture(self) -> Image.Image:
+            begun = now[0]
+            release[begun].wait(10)
+            return Image.new("RGB", (80, 160), (int(begun * 100), 0, 0))
+
+    frames = _Frames(device=SlowPhone(), interval=0.25,  # type: ignore[arg-type]
+                     stop=threading.Event(), clock=lambda: now[0])
+    first = threading.Thread(target=frames.grab)
+    first.start()
+    deadline = 0
+    while not frames.in_flight and deadline < 1000:
+        deadline += 1
+        threading.Event().wait(0.005)
+    now[0] = 2.0
+    second = threading.Thread(target=frames.grab)
+    second.start()
+    while len(frames.in_flight) < 2 and deadline < 2000:
+        deadline += 1
+        threading.Event().wait(0.005)
+    assert not frames.landed(1.5, timeout=0.05)     # the one begun at 1.0 is in flight
+    release[2.0].set()
+    second.join(10)
+    assert not frames.landed(1.5, timeout=0.05)
+    assert frames.landed(0.5, timeout=0.05)         # nothing begun before 0.5 is pending
+    release[1.0].set()
+    first.join(10)
+    assert frames.landed(1.5, timeout=1.0)
+    assert [f.begun for f in frames.frames] == [1.0, 2.0]
+    chosen = frames.before(1.5)
+    assert chosen is not None and chosen.begun == 1.0
