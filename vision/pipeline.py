@@ -39,6 +39,7 @@ from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Scree
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.blobs import find_icons
+from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.sliders import with_sliders
@@ -174,8 +175,9 @@ def as_element(item: Any) -> Element | None:
 
 
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
-    """``detector.detect(image)`` as elements, plus the seek bars only the pixels show
-    (``vision.sliders``); the detector's failures leave as ``VisionError``."""
+    """``detector.detect(image)`` as elements, plus the seek bars and check boxes only
+    the pixels show (``vision.sliders``, ``vision.checkboxes``); the detector's
+    failures leave as ``VisionError``."""
     try:
         found = detector.detect(image)
     except ScreenpilotError:
@@ -189,7 +191,7 @@ def run_detector(detector: Detector, image: RGB) -> list[Element]:
         if e is not None and e.kind is not ElementKind.TEXT:
             box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
             out.append(dataclasses.replace(e, box=box))
-    return with_sliders(image, out)
+    return with_check_boxes(image, with_sliders(image, out))
 
 
 def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:

@@ -1,0 +1,58 @@
+"""Check boxes from the pixels (vision/checkboxes.py) on the virtual phone's real renders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.vision.checkboxes import find_check_boxes, with_check_boxes
+
+K = ElementKind
+
+
+def _render(app: str, page: str, **kw: object) -> tuple[np.ndarray, VirtualPhone]:
+    phone = VirtualPhone(**kw)  # type: ignore[arg-type]
+    phone.open_page(app, page)
+    return np.asarray(phone.frame().image.convert("RGB")), phone
+
+
+def _truth(phone: VirtualPhone) -> list[Element]:
+    return [e for e in phone.screen().elements if e.kind is K.CHECK_BOX]
+
+
+@pytest.mark.parametrize("kw", [{}, {"theme": "dark", "locale": "zh"}, {"size": (720, 1600)}],
+                         ids=["light", "dark-zh", "720"])
+@pytest.mark.parametrize("page", ["add", "cities"])
+def test_every_check_box_is_found_with_its_state(page: str, kw: dict[str, object]) -> None:
+    pixels, phone = _render("clock", page, **kw)
+    truth = _truth(phone)
+    found = find_check_boxes(pixels)
+    assert truth and len(found) == len(truth)
+    for t in truth:
+        match = next(f for f in found if f.box.iou(t.box) >= 0.5)
+        assert match.checked == t.checked and match.clickable
+
+
+def test_ticked_and_empty_boxes_are_told_apart() -> None:
+    pixels, phone = _render("clock", "cities")
+    assert {t.checked for t in _truth(phone)} == {True, False}
+    assert {f.checked for f in find_check_boxes(pixels)} == {True, False}
+
+
+@pytest.mark.parametrize(("app", "page"), [("home", ""), ("contacts", "files"),
+                                           ("contacts", ""), ("settings", "storage")])
+def test_icons_in_squares_are_not_check_boxes(app: str, page: str) -> None:
+    pixels, _ = _render(app, page)
+    assert find_check_boxes(pixels) == []
+
+
+def test_the_detector_image_on_a_check_box_becomes_the_check_box() -> None:
+    pixels, phone = _render("clock", "add")
+    square = _truth(phone)[0].box
+    as_image = Element(0, K.IMAGE, square, confidence=0.4)
+    bar = Element(0, K.NAVIGATION_BAR, Box.of(0, 2270, 1080, 2400))
+    out = with_check_boxes(pixels, [as_image, bar])
+    assert [e.kind for e in out].count(K.IMAGE) == 0
+    assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
