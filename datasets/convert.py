@@ -31,7 +31,8 @@ at most that share of the screen becomes a ``button`` (a tappable icon, avatar,
 card or picture whose extent is what a person taps; the images inside it are
 then nested, not boxes of their own). A clickable view with text is read by
 OCR (its text is what a person taps), one holding a switch or check box is that
-widget, and a larger one is a page.
+widget, and a larger one is a page. With ``Filters.glyph_boxes`` a check box view
+wider than twice its height (the square and its text) is boxed as its square.
 RICO semantic annotations map ``componentLabel``: Text Button -> button, Icon
 -> the Android mapping of its class, else image; Image -> image; Input ->
 edit_text; Checkbox -> check_box; Radio Button -> radio_group; On/Off Switch ->
