@@ -234,10 +234,12 @@ def test_eval_icons_cli_scores_the_held_out_family(tiny_model: Path, tmp_path: P
     from screenpilot.cli import app
 
     result = CliRunner().invoke(app, ["eval", "icons", "--model", str(tiny_model),
-                                      "--droidbot", str(tmp_path), "--threads", "1"])
+                                      "--droidbot", str(tmp_path), "--threads", "1",
+                                      "--real", str(tmp_path / "no-harvest")])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output.strip().splitlines()[-1])
     assert report["held_out_family"] == "gmi" and report["held_out_crops"] > 1000
+    assert report["heldout_real"].startswith("skipped")
     assert 0.0 <= report["held_out_top1"] <= report["held_out_top3"] <= 1.0
     assert report["mapped"] == 0
 

@@ -1,5 +1,5 @@
-"""Icon-labeller commands: ``dataset icons``, ``train icons``, ``export icons``,
-``eval icons`` and ``label-icon``.
+"""Icon-labeller commands: ``dataset icons``, ``train icons``, ``train icons-real``,
+``export icons``, ``export icons-real``, ``eval icons`` and ``label-icon``.
 
 torch, open_clip and onnxruntime are imported inside the commands.
 """
@@ -104,6 +104,67 @@ def train_icons_cmd(
                   f"{result.best_val_top1:.3f} -> {result.checkpoint}", highlight=False)
 
 
+@train_app.command("icons-real")
+def train_icons_real_cmd(
+    data: Path = typer.Option(Path("runs/data/real_v1"), "--data",
+                              help="A `dataset harvest` output (manifest.jsonl, "
+                              "harvest_report.json)."),
+    out: Path = typer.Option(Path("runs/icons/real_v1"), "--out",
+                             help="Crops cache, checkpoints and train.log."),
+    onnx: Path = typer.Option(Path("models/icons.onnx"), "--onnx",
+                              help="The exported model to start from."),
+    steps: int = typer.Option(1000, "--steps", min=1),
+    batch: int = typer.Option(128, "--batch", min=2),
+    real_share: float = typer.Option(0.25, "--real-share", min=0.0, max=1.0,
+                                     help="Share of each batch drawn from real crops."),
+    balance: str = typer.Option("label", "--balance", help="Real crop sampling: label "
+                                "(every label equally often) or sqrt (1/sqrt(crops of "
+                                "the label))."),
+    lr: float = typer.Option(1e-4, "--lr"),
+    warmup: int = typer.Option(30, "--warmup", min=1),
+    minutes: float = typer.Option(0.0, "--minutes", help="Stop after this long (0 = no "
+                                  "limit); the cosine ends at the limit."),
+    copies: int = typer.Option(8, "--copies", min=0, help="Jittered cuts per real crop."),
+    dev_share: float = typer.Option(0.25, "--dev-share", min=0.0, max=1.0,
+                                    help="Share of the non-system train apps kept for "
+                                    "choices (dev)."),
+    eval_every: int = typer.Option(100, "--eval-every", min=1),
+    threads: int = typer.Option(1, "--threads", min=1),
+    seed: int = typer.Option(0, "--seed"),
+    resume: bool = typer.Option(False, "--resume", help="Continue from OUT/last.pt."),
+) -> None:
+    """Fine-tune the exported icon model on real icon crops + rendered crops."""
+    from screenpilot.training.icons_real import RealTuneConfig, train
+
+    labels = onnx.with_name(onnx.stem + "_labels.json")
+    cfg = RealTuneConfig(out=out, data=data, onnx=onnx, labels=labels, steps=steps,
+                         batch=batch, real_share=real_share, lr=lr, warmup=warmup,
+                         minutes=minutes, copies=copies, dev_share=dev_share, balance=balance,
+                         eval_every=eval_every, threads=threads, seed=seed, resume=resume)
+    result = train(cfg, log=lambda line: console.print(line, highlight=False, soft_wrap=True))
+    console.print(json.dumps(result), highlight=False, soft_wrap=True)
+
+
+@export_app.command("icons-real")
+def export_icons_real_cmd(
+    checkpoint: Path = typer.Option(Path("runs/icons/real_v1/best.pt"), "--checkpoint"),
+    out: Path = typer.Option(Path("models/icons.onnx"), "--out", help="The ONNX image tower."),
+    target_precision: float = typer.Option(0.9, "--target-precision", min=0.0, max=1.0),
+    unknown_share: float = typer.Option(0.2, "--unknown-share", min=0.0, max=0.95),
+    threads: int = typer.Option(1, "--threads", min=1),
+) -> None:
+    """Export a `train icons-real` checkpoint; recalibrate "unknown" on rendered + real
+    dev crops."""
+    from screenpilot.training.icons_real import export
+
+    labels = out.with_name(out.stem + "_labels.json")
+    result = export(checkpoint, out, labels, target_precision=target_precision,
+                    unknown_share=unknown_share, threads=threads)
+    console.print(f"-> {out}, {labels}; threshold {result['threshold']:.4f}", highlight=False)
+    console.print(json.dumps({k: round(v, 4) for k, v in result["metrics"].items()}),
+                  highlight=False, soft_wrap=True)
+
+
 @export_app.command("icons")
 def export_icons_cmd(
     checkpoint: Path = typer.Option(Path("runs/icons/best.pt"), "--checkpoint"),
@@ -148,10 +209,16 @@ def eval_icons_cmd(
                                  "every mapped glyph of this (held-out) icon family; '' = "
                                  "skip."),
     seed: int = typer.Option(202, "--seed", help="Render seed of the held-out crops."),
+    real: str = typer.Option("runs/data/real_v1", "--real",
+                             help="A `dataset harvest` output: also score the icon crops of "
+                             "its held-out apps (val_apps); '' = skip (skipped with a note "
+                             "when the folder is absent)."),
 ) -> None:
     """Top-1/top-3 on real icons (ImageButton/ImageView crops with a content description
-    in DroidBot logs) and on rendered crops of the held-out icon family, and the
-    labeller's latency per crop, batched."""
+    in DroidBot logs: ``real_*``; crops of the held-out apps of a ``dataset harvest``
+    output, labelled by the description table: ``heldout_real_*``), on rendered crops
+    of the held-out icon family (``held_out_*``), and the labeller's latency per crop,
+    batched."""
     from screenpilot.datasets.icons import droidbot_icon_crops
     from screenpilot.vision.icons import IconLabeller
 
@@ -164,8 +231,10 @@ def eval_icons_cmd(
     if dump:
         _dump_crops(dump, report.crops, results)
     latency = _latency_ms(labeller, crops, batch) if crops else 0.0
-    console.print(json.dumps({**rendered, **report.summary(), **scores, "ms_per_crop": latency,
-                              "batch": batch, "threads": threads}, ensure_ascii=False),
+    held = _score_harvest(labeller, Path(real)) if real else {}
+    console.print(json.dumps({**rendered, **report.summary(), **scores, **held,
+                              "ms_per_crop": latency, "batch": batch, "threads": threads},
+                             ensure_ascii=False),
                   highlight=False, soft_wrap=True)
 
 
@@ -205,6 +274,37 @@ def _score_held_out(labeller: IconLabeller, family: str, seed: int) -> dict[str,
             "held_out_top1": round(top1 / n, 4) if n else 0.0,
             "held_out_top3": round(top3 / n, 4) if n else 0.0,
             "held_out_accepted": round(known / n, 4) if n else 0.0}
+
+
+def _score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
+    """top-1/top-3 on the labelled icon crops of the held-out apps of a ``dataset
+    harvest`` output (``datasets.real_icons``), and the share answered (not
+    "unknown") with its precision."""
+    from screenpilot.datasets import real_icons
+
+    if not (folder / "manifest.jsonl").is_file():
+        return {"heldout_real": f"skipped: {folder}/manifest.jsonl does not exist"}
+    apps = set(real_icons.held_out_apps(folder))
+    records = [r for r in real_icons.screens_from_manifest(folder) if r.app in apps]
+    report = real_icons.CropReport()
+    # crops of System UI drawn over a held-out app (the notification shade) are not the app's
+    icons = [i for i in real_icons.extract(records, report=report) if i.label and i.app in apps]
+    results = labeller.label([i.image for i in icons], top=3)
+    n = len(icons)
+    top1 = sum(r.top[0][0] == i.label for i, r in zip(icons, results, strict=True))
+    top3 = sum(i.label in [name for name, _ in r.top] for i, r in zip(icons, results,
+                                                                     strict=True))
+    known = [(i, r) for i, r in zip(icons, results, strict=True) if r.known]
+    right = sum(r.label == i.label for i, r in known)
+
+    def share(a: int, b: int) -> float:
+        return round(a / b, 4) if b else 0.0
+
+    return {"heldout_real_crops": n, "heldout_real_apps": len({i.app for i in icons}),
+            "heldout_real_top1": share(top1, n), "heldout_real_top3": share(top3, n),
+            "heldout_real_accepted": share(len(known), n),
+            "heldout_real_precision_accepted": share(right, len(known)),
+            "heldout_real_unlabelled_crops": report.how["excluded"] + report.how["unmapped"]}
 
 
 def _score_real(crops: list[RealCrop], results: list[IconResult]) -> dict[str, float]:
