@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from screenpilot.datasets.convert import ConvertReport, Filters, LabeledBox, convert
+from screenpilot.datasets.convert import ConvertReport, Filters, convert
 from screenpilot.datasets.screens import (
     Deduper,
     ScreenFilters,
@@ -44,7 +44,7 @@ from screenpilot.datasets.screens import (
     screen_drop_reason,
     system_bars,
 )
-from screenpilot.datasets.yolo import Sample, write_yolo
+from screenpilot.datasets.yolo import LabeledBox, Sample, write_yolo
 from screenpilot.errors import DataError
 
 FORMATS = ("droidbot", "uiautomator", "rico")
@@ -211,7 +211,8 @@ def _resized(sample: Sample, out: Path, max_side: int) -> Sample:
     target = out / "images" / sample.split / f"{sample.stem}.jpg"
     target.parent.mkdir(parents=True, exist_ok=True)
     with Image.open(sample.image) as im:
-        im.convert("RGB").resize((width, height), Image.BILINEAR).save(target, quality=90)
+        small = im.convert("RGB").resize((width, height), Image.Resampling.BILINEAR)
+        small.save(target, quality=90)
     boxes = tuple(replace(b, x1=b.x1 * scale, y1=b.y1 * scale, x2=b.x2 * scale, y2=b.y2 * scale)
                   for b in sample.boxes)
     return replace(sample, image=target, width=width, height=height, boxes=boxes,

@@ -179,7 +179,8 @@ def dhash(gray: Any) -> int:
     import numpy as np
     from PIL import Image
 
-    small = Image.fromarray(np.asarray(gray, dtype=np.uint8)).resize((17, 16), Image.BILINEAR)
+    small = Image.fromarray(np.asarray(gray, dtype=np.uint8)).resize(
+        (17, 16), Image.Resampling.BILINEAR)
     a = np.asarray(small, dtype=np.int16)
     bits = (a[:, 1:] > a[:, :-1]).flatten()
     return int(sum(1 << i for i, b in enumerate(bits) if b))

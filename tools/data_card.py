@@ -34,7 +34,8 @@ def card(report: dict[str, Any], harvest: Path | None) -> str:
         for done in sorted(harvest.glob("*/.done")):
             repo, commit, fmt = done.read_text(encoding="utf-8").split()[:3]
             kept = report["screens_by_source"].get(done.parent.name, 0)
-            out.append(f"- `{done.parent.name}`: {repo} @ {commit[:8]} ({fmt}), {kept} screens kept")
+            out.append(f"- `{done.parent.name}`: {repo} @ {commit[:8]} ({fmt}), "
+                       f"{kept} screens kept")
         out.append("")
     out.append(f"Held-out (val) apps ({len(report['val_apps'])}): "
                + ", ".join(report["val_apps"]))

@@ -119,9 +119,8 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
     """Check boxes in an RGB (or grey) screenshot, with their checked state."""
     import cv2
 
-    grey = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
-    if grey.ndim == 3:
-        grey = cv2.cvtColor(grey, cv2.COLOR_RGB2GRAY)
+    source = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
+    grey = cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source
     found = []
     for box in _dedupe(_squares(grey)):
         state = _classify(grey, box)
