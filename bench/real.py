@@ -183,20 +183,13 @@ def spread(rows: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     return sorted(out[:limit], key=lambda r: (r["app"], r["stem"]))
 
 
-def _visible(nodes: Sequence[Any], index: int) -> bool:
-    while index >= 0:
-        node = nodes[index]
-        if not node.visible:
-            return False
-        index = node.parent
-    return True
-
-
 def tap_targets(nodes: Sequence[Any], width: int, height: int) -> Boxes:
     """The tap targets of a hierarchy (the filters of the module docstring)."""
+    from screenpilot.datasets.convert import is_visible
+
     found: set[tuple[int, int, int, int]] = set()
     for i, node in enumerate(nodes):
-        if not (node.clickable or node.checkable) or not _visible(nodes, i):
+        if not (node.clickable or node.checkable) or not is_visible(nodes, i):
             continue
         x1, y1, x2, y2 = (float(v) for v in node.box)
         area = (x2 - x1) * (y2 - y1)

@@ -429,7 +429,7 @@ def droidbot_truth(state: Mapping[str, Any], width: int, height: int) -> list[Tr
     for node in nodes:
         view = by_id[order[node.index]]
         text = str(view.get("text") or "").strip()
-        if not (text or node.clickable) or not convert._visible(nodes, node.index):
+        if not (text or node.clickable) or not convert.is_visible(nodes, node.index):
             continue
         clipped = convert._clip(node.box, width, height)
         full = convert._area(node.box)

@@ -236,7 +236,8 @@ def _lineage(nodes: Sequence[Node], index: int) -> set[int]:
     return out
 
 
-def _visible(nodes: Sequence[Node], index: int) -> bool:
+def is_visible(nodes: Sequence[Node], index: int) -> bool:
+    """The node and every ancestor are visible."""
     return nodes[index].visible and all(nodes[a].visible for a in _lineage(nodes, index))
 
 
@@ -247,7 +248,7 @@ def _occluded(nodes: Sequence[Node], index: int, box: tuple[float, float, float,
             continue
         kind = node_kind(later)
         opaque = later.clickable or (kind is not None and kind is not K.IMAGE)
-        if opaque and _visible(nodes, later.index) and _inside(box, later.box):
+        if opaque and is_visible(nodes, later.index) and _inside(box, later.box):
             return True
     return False
 
@@ -320,7 +321,7 @@ def clickable_kind(nodes: Sequence[Node], node: Node, width: int, height: int,
 
 def _drop_reason(nodes: Sequence[Node], node: Node, kept: Mapping[int, LabeledBox],
                  width: int, height: int, filters: Filters, gray: Any) -> str:
-    if not _visible(nodes, node.index):
+    if not is_visible(nodes, node.index):
         return "invisible"
     clipped = _clip(node.box, width, height)
     full = _area(node.box)

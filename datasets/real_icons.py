@@ -55,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image
 
-from screenpilot.datasets.convert import Node, simple_name
+from screenpilot.datasets.convert import Node, is_visible, simple_name
 from screenpilot.errors import DataError
 from screenpilot.vision.icon_vocab import Vocabulary, load_vocabulary
 
@@ -250,15 +250,6 @@ def _is_action(node: Node) -> bool:
     return simple_name(node.cls).endswith(ACTION_CLASSES) and not node.text
 
 
-def _visible(nodes: Sequence[Node], node: Node) -> bool:
-    while True:
-        if not node.visible:
-            return False
-        if node.parent < 0:
-            return True
-        node = nodes[node.parent]
-
-
 def _descendants(nodes: Sequence[Node], node: Node) -> Iterator[Node]:
     stack = list(node.children)
     while stack:
@@ -371,7 +362,7 @@ def _icons_of_screen(record: ScreenRecord, screen: Image.Image, nodes: Sequence[
         # the notification shade over an app belongs to System UI, not to the app
         app = SYSTEM_UI if packages[node.index] == SYSTEM_UI else record.app
         report.candidates += 1
-        if not _visible(nodes, node):
+        if not is_visible(nodes, node.index):
             report.dropped["invisible"] += 1
             continue
         box = _box_reason(node.box, screen.size, filters)

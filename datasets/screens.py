@@ -38,7 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from screenpilot.datasets.convert import Node, droidbot_nodes, rico_nodes, simple_name
+from screenpilot.datasets.convert import (
+    Node,
+    _scale,
+    droidbot_nodes,
+    is_visible,
+    rico_nodes,
+    simple_name,
+)
 from screenpilot.datasets.yolo import LabeledBox, Sample
 from screenpilot.model import ElementKind
 
@@ -74,29 +81,16 @@ class ScreenReport:
 def hierarchy_nodes(fmt: str, path: Path, width: int) -> tuple[list[Node], str]:
     """The nodes of a screen's hierarchy (screen pixels) and its ``state_str``."""
     if fmt == "uiautomator":
-        from screenpilot.datasets.uiautomator import read_dump, uiautomator_nodes
+        from screenpilot.datasets.uiautomator import dump_nodes, read_dump
 
-        nodes = uiautomator_nodes(read_dump(path))
-        right = max((n.box[2] for n in nodes), default=float(width))
-        scale = width / right if right > width * 1.02 else 1.0
-        return (uiautomator_nodes(read_dump(path), scale) if scale != 1.0 else nodes), ""
+        return dump_nodes(read_dump(path), width), ""
     doc: Any = json.loads(path.read_text(encoding="utf-8"))
     if fmt == "rico":
         root = doc["activity"]["root"]
         return rico_nodes(root, width / float(root.get("bounds", [0, 0, 1440])[2] or width)), ""
     views = doc.get("views") or []
-    right = max((v["bounds"][1][0] for v in views), default=width)
-    scale = width / right if right > width * 1.02 else 1.0
+    scale = _scale(max((v["bounds"][1][0] for v in views), default=width), width)
     return droidbot_nodes(views, scale), str(doc.get("state_str") or "")
-
-
-def _visible(nodes: Sequence[Node], node: Node) -> bool:
-    while True:
-        if not node.visible:
-            return False
-        if node.parent < 0:
-            return True
-        node = nodes[node.parent]
 
 
 def leaves(nodes: Sequence[Node], width: int, height: int) -> list[Node]:
@@ -106,7 +100,7 @@ def leaves(nodes: Sequence[Node], width: int, height: int) -> list[Node]:
         x1, y1, x2, y2 = node.box
         if x2 - x1 < 2 or y2 - y1 < 2 or (x2 - x1) * (y2 - y1) > 0.9 * width * height:
             continue
-        if any(nodes[c].visible for c in node.children) or not _visible(nodes, node):
+        if any(nodes[c].visible for c in node.children) or not is_visible(nodes, node.index):
             continue
         out.append(node)
     return out
@@ -124,7 +118,7 @@ def web_view_share(nodes: Sequence[Node], width: int, height: int) -> float:
     """The largest share of the screen a visible ``WebView`` covers."""
     best = 0.0
     for node in nodes:
-        if simple_name(node.cls).endswith("WebView") and _visible(nodes, node):
+        if simple_name(node.cls).endswith("WebView") and is_visible(nodes, node.index):
             x1, y1, x2, y2 = node.box
             area = max(0.0, min(x2, width) - max(x1, 0)) * max(0.0, min(y2, height) - max(y1, 0))
             best = max(best, area / (width * height))
@@ -140,7 +134,8 @@ def system_bars(nodes: Sequence[Node], width: int, height: int) -> list[LabeledB
     """
     if width > height:
         return []
-    rows = [n.box for n in nodes if n.box[2] - n.box[0] >= 0.9 * width and _visible(nodes, n)]
+    rows = [n.box for n in nodes
+            if n.box[2] - n.box[0] >= 0.9 * width and is_visible(nodes, n.index)]
     tops = [y1 for _x1, y1, _x2, _y2 in rows if y1 > 0]
     bottoms = [y2 for _x1, _y1, _x2, y2 in rows if y2 < height]
     bars = []

@@ -63,6 +63,14 @@ def uiautomator_nodes(root: ET.Element, scale: float = 1.0) -> list[Node]:
     return nodes
 
 
+def dump_nodes(root: ET.Element, width: int) -> list[Node]:
+    """A dump's nodes in the pixels of a screenshot ``width`` wide (a downscaled
+    screenshot scales the dump's bounds)."""
+    nodes = uiautomator_nodes(root)
+    scale = _scale(max((n.box[2] for n in nodes), default=float(width)), width)
+    return uiautomator_nodes(root, scale) if scale != 1.0 else nodes
+
+
 def read_dump(path: Path) -> ET.Element:
     """The ``<hierarchy>`` root of a dump; ``DataError`` when it does not parse."""
     try:
@@ -107,10 +115,7 @@ def convert_uiautomator(src: Path, *, filters: Filters = Filters(),
             continue
         root = read_dump(path)
         width, height, gray = _image(image)
-        nodes = uiautomator_nodes(root)
-        root_width = max((n.box[2] for n in nodes), default=float(width))
-        if _scale(root_width, width) != 1.0:
-            nodes = uiautomator_nodes(root, _scale(root_width, width))
+        nodes = dump_nodes(root, width)
         boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
         sample = Sample(image, width, height, tuple(boxes), app=dump_app(root),
                         name=f"{_slug(path.parent.name)}__{path.stem}",
