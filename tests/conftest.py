@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, settings
 
-from screenpilot.offline import enforce_offline
+from screenpilot.core.offline import enforce_offline
 
 enforce_offline()
 

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("name", ["vision", "planner", "executor", "pbd", "simulator",
-                                  "datasets", "training", "language"])
+                                  "datasets", "training", "language", "core"])
 def test_subpackage_resolves_to_root_folder(name: str, tmp_path: Path) -> None:
     code = f"import screenpilot.{name} as m; print(m.__file__)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -21,7 +21,7 @@ def test_subpackage_resolves_to_root_folder(name: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["vision", "planner", "executor", "pbd", "simulator",
-                                  "datasets", "training", "language"])
+                                  "datasets", "training", "language", "core"])
 def test_no_generic_top_level_name(name: str, tmp_path: Path) -> None:
     code = (f"import importlib.util; s = importlib.util.find_spec({name!r}); "
             "print(s.origin if s else None)")

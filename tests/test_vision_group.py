@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from screenpilot.fonts import text_font
+from screenpilot.core.fonts import text_font
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.group import (
     active_tab,

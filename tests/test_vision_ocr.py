@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from screenpilot.errors import VisionError
-from screenpilot.fonts import cjk_font, text_font
+from screenpilot.core.fonts import cjk_font, text_font
 from screenpilot.model import Box
 from screenpilot.vision.ocr import TextLine, get_backend, read_tiled, recognize
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import screenpilot
 from screenpilot.cli import app
 from screenpilot.errors import ImageError, VisionError
-from screenpilot.fonts import text_font
+from screenpilot.core.fonts import text_font
 from screenpilot.model import BlockKind, ElementKind, Screen
 from screenpilot.vision.image import load_image
 from screenpilot.vision.incremental import IncrementalDescriber

@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBPACKAGES = ("vision", "planner", "executor", "pbd", "simulator", "datasets", "training",
-               "language")
+               "language", "core")
 
 
 def build_tree() -> Path:

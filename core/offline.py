@@ -28,7 +28,7 @@ def yolo_config_dir() -> Path:
     """A config dir for ultralytics holding local copies of the fonts it wants."""
     import platformdirs
 
-    from screenpilot import fonts
+    from screenpilot.core import fonts
 
     root = Path(os.environ.get("YOLO_CONFIG_DIR") or
                 Path(platformdirs.user_cache_dir("screenpilot")) / "ultralytics")
