@@ -157,7 +157,7 @@ class Agent:
                  options: RunOptions | None = None, safety: SafetyCheck | None = None,
                  handover: HandoverPrompt | None = None,
                  on_step: Callable[[StepEvent], None] | None = None,
-                 planner_name: str = "") -> None:
+                 planner_name: str = "", stop: Callable[[], bool] | None = None) -> None:
         self.device = device
         self.describer = describer
         self.planner = planner
@@ -165,6 +165,8 @@ class Agent:
         self.safety = safety
         self.handover = handover
         self.on_step = on_step
+        #: Asked before each turn: True ends the run as ``aborted`` (a console's Stop).
+        self.stop = stop
         self.planner_name = planner_name or type(planner).__name__
         self._page: LongPage | None = None
         self._last: Image.Image | None = None
@@ -333,6 +335,8 @@ class Agent:
         outcome, note = Outcome.GAVE_UP, f"no result after {self.options.max_steps} steps"
         try:
             while len(self._traj.steps) < self.options.max_steps:
+                if self.stop is not None and self.stop():
+                    raise UserAbort("stopped by the person")
                 try:
                     self._traj, over = self._turn(task, self._traj)
                     planner_errors = 0
