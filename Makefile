@@ -11,7 +11,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: setup test test-all lint demo bench clean
+.PHONY: setup test test-slow lint demo bench clean
 
 setup: $(STAMP)
 
@@ -23,11 +23,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[train,dev]'
 	@touch $(STAMP)
 
+# make test: the fast path of every part; make test-slow: the rest (training, full suites).
 test: setup
-	$(VENV)/bin/pytest -q -m "not gpu and not live_llm" $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -q -m "not slow and not gpu and not live_llm" $(PYTEST_ARGS)
+
+test-slow: setup
+	$(VENV)/bin/pytest -q -m "slow and not gpu and not live_llm" $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) tools/mypy_tree.py
 
 demo: setup

@@ -8,7 +8,10 @@ The phone is ``screenpilot.simulator.phone.VirtualPhone``; ``StubPhone`` below
 (a plain image, counters, no apps) serves the shell tests that need exact,
 app-free answers. Either way it is wrapped in ``RecordingBackend``, which forwards
 every call and keeps a log, so tests can check what reached the phone without
-knowing its internals.
+knowing its internals, and counts the touch listeners it holds (``listening``).
+
+``wait_until`` is how every test waits for something to happen: it polls a condition
+instead of sleeping a fixed time.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import adbutils
 import pytest
@@ -30,6 +33,18 @@ from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.backend import TouchEvent, TouchListener
 
 CONNECT_TIMEOUT_S = 15.0
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], timeout: float, interval: float = 0.02) -> T:
+    """Poll ``condition`` until it returns something true or ``timeout`` seconds pass;
+    returns its last answer (so ``assert wait_until(...)`` fails on a timeout)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = condition()
+        if answer or time.monotonic() >= deadline:
+            return answer
+        time.sleep(interval)
 
 
 class StubPhone:
@@ -172,6 +187,7 @@ class RecordingBackend:
 
     inner: Any
     calls: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    listening: int = 0
 
     def __getattr__(self, name: str) -> Any:
         target = getattr(self.inner, name)
@@ -182,6 +198,18 @@ class RecordingBackend:
             self.calls.append((name, args))
             return target(*args, **kwargs)
         return recorded
+
+    def add_touch_listener(self, listener: TouchListener) -> Callable[[], None]:
+        """Logged like every call; ``listening`` counts the listener once it is registered
+        and until it unsubscribes, so a test can wait for the phone to be listened to."""
+        self.calls.append(("add_touch_listener", (listener,)))
+        unsubscribe = self.inner.add_touch_listener(listener)
+        self.listening += 1
+
+        def done() -> None:
+            unsubscribe()
+            self.listening -= 1
+        return done
 
     def named(self, name: str) -> list[tuple[Any, ...]]:
         """The arguments of every logged call to ``name``."""
@@ -202,12 +230,9 @@ def start_adb_server() -> adbutils.AdbClient:
 
 
 def wait_online(client: adbutils.AdbClient, serial: str) -> None:
-    deadline = time.monotonic() + CONNECT_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if any(d.serial == serial and d.state == "device" for d in client.list()):
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"{serial} never came online in adb")
+    if not wait_until(lambda: any(d.serial == serial and d.state == "device"
+                                  for d in client.list()), CONNECT_TIMEOUT_S, interval=0.1):
+        raise RuntimeError(f"{serial} never came online in adb")
 
 
 @dataclass

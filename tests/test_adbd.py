@@ -13,7 +13,7 @@ from pathlib import Path
 
 import adbutils
 import pytest
-from phone_fixtures import PhoneSession
+from phone_fixtures import PhoneSession, wait_until
 from PIL import Image
 
 from screenpilot.simulator.adbd import (
@@ -56,9 +56,7 @@ def recv_exact(sock: socket.socket, n: int) -> bytes:
 
 
 def wait_threads(phone: PhoneSession, at_most: int, timeout: float = 5.0) -> int:
-    deadline = time.monotonic() + timeout
-    while phone.adbd.active_threads() > at_most and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: phone.adbd.active_threads() <= at_most, timeout, interval=0.05)
     return phone.adbd.active_threads()
 
 
@@ -268,9 +266,7 @@ def test_sequential_streams_do_not_leak_threads(phone: PhoneSession) -> None:
     before = threading.active_count()
     for i in range(60):
         assert phone.device.shell(f"echo {i}") == str(i)
-    deadline = time.monotonic() + 5
-    while threading.active_count() > before and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: threading.active_count() <= before, 5, interval=0.05)
     assert threading.active_count() <= before
 
 

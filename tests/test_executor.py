@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import adbutils
 import numpy as np
 import pytest
-from phone_fixtures import PhoneSession
+from phone_fixtures import PhoneSession, wait_until
 
 from screenpilot.errors import DeviceError
 from screenpilot.executor.actions import perform
@@ -147,22 +146,19 @@ def test_settle_after_a_tap(device: AdbDevice, fresh: VirtualPhone) -> None:
     assert np.array_equal(np.asarray(settled.image), np.asarray(fresh.frame().image))
 
 
-def test_recorded_touches_equal_injected(device: AdbDevice, fresh: VirtualPhone) -> None:
+def test_recorded_touches_equal_injected(phone: PhoneSession, device: AdbDevice,
+                                         fresh: VirtualPhone) -> None:
     found: list[Gesture] = []
-    ready = threading.Event()
 
     def record() -> None:
-        events = device.touch_events()
-        ready.set()
-        for g in events:
+        for g in device.touch_events():
             found.append(g)
             if len(found) == 3:
                 return
 
     thread = threading.Thread(target=record, daemon=True)
     thread.start()
-    ready.wait(5)
-    time.sleep(0.5)
+    assert wait_until(lambda: phone.backend.listening > 0, 10)   # getevent is listening
     device.tap(300, 700)
     device.long_press(500, 1500, 700)
     device.swipe(540, 1800, 540, 600, 300)

@@ -291,17 +291,16 @@ class FirstWrong:
         return self.inner.check(task, path, screen)
 
 
-def make_agent(phone: PhoneSession, vp: Any, out: Path, confirm: Any, *,
+def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: Any, *,
                first_wrong: bool = False) -> Any:
     from screenpilot.agent import RunOptions
     from screenpilot.autotask import ExploreAgent
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.pbd.embed import load_embedder
     from screenpilot.pbd.knowledge import Knowledge
     from screenpilot.planner.explore import HeuristicScorer
     from screenpilot.planner.heuristic import HeuristicPlanner
 
-    encode = load_embedder("all-MiniLM-L6-v2").encode
+    encode = minilm.encode
     heuristic = HeuristicPlanner(encode)
     planner = ExplorePlanner(HeuristicScorer(heuristic), encode, proposer=heuristic)
     checker: Any = HeuristicChecker(planner)
@@ -315,7 +314,7 @@ def make_agent(phone: PhoneSession, vp: Any, out: Path, confirm: Any, *,
 
 
 def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp: Any,
-                                                         tmp_path: Path) -> None:
+                                                         minilm: Any, tmp_path: Path) -> None:
     from screenpilot.model import Outcome
     from screenpilot.pbd.knowledge import Knowledge
 
@@ -329,7 +328,7 @@ def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp
 
     get_task("settings_wifi_on").setup(vp)     # Wi-Fi off
     assert vp.get_setting("global", "wifi_on") == "0"
-    agent = make_agent(phone, vp, tmp_path, confirm, first_wrong=True)
+    agent = make_agent(phone, vp, minilm, tmp_path, confirm, first_wrong=True)
     result = agent.explore("Turn wifi on.")
     traj = result.trajectory
     assert vp.get_setting("global", "wifi_on") == "1"
@@ -349,7 +348,7 @@ def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp
 
 
 def test_not_done_goes_on_exploring_and_stop_learns_nothing(phone: PhoneSession, vp: Any,
-                                                            tmp_path: Path) -> None:
+                                                            minilm: Any, tmp_path: Path) -> None:
     from screenpilot.model import Outcome
     from screenpilot.pbd.knowledge import Knowledge
 
@@ -363,7 +362,7 @@ def test_not_done_goes_on_exploring_and_stop_learns_nothing(phone: PhoneSession,
     from screenpilot.simulator.tasks import get_task
 
     get_task("settings_wifi_on").setup(vp)
-    agent = make_agent(phone, vp, tmp_path, confirm)
+    agent = make_agent(phone, vp, minilm, tmp_path, confirm)
     result = agent.explore("Turn wifi on.")
     assert len(asked) == 2 and result.rounds == 2 and result.answer == STOP
     traj = result.trajectory

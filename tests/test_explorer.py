@@ -276,11 +276,11 @@ def vp(phone: PhoneSession) -> Any:
 
 
 @pytest.mark.slow
-def test_explore_the_shop_app(phone: PhoneSession, vp: Any, tmp_path: Path) -> None:
+def test_explore_the_shop_app(phone: PhoneSession, vp: Any, minilm: Any,
+                              tmp_path: Path) -> None:
     from screenpilot.agent import Agent, RunOptions
     from screenpilot.commands.explore_cmd import make_rollout
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.pbd.embed import load_embedder
     from screenpilot.planner.heuristic import HeuristicPlanner
     from screenpilot.planner.safety import KeywordSafety
     from screenpilot.simulator.apps import shop
@@ -294,10 +294,9 @@ def test_explore_the_shop_app(phone: PhoneSession, vp: Any, tmp_path: Path) -> N
         vp.restore(snap)
         vp.open_page("shop", "account")
 
-    embedder = load_embedder("all-MiniLM-L6-v2")
     device = AdbDevice(phone.serial)
     describer = IncrementalDescriber(stages=("ocr", "blocks"))
-    planner = HeuristicPlanner(embedder.encode, max_steps=3)
+    planner = HeuristicPlanner(minilm.encode, max_steps=3)
 
     def make_agent(folder: Path) -> Agent:
         return Agent(device, describer, planner, safety=KeywordSafety(), handover=None,
@@ -312,7 +311,7 @@ def test_explore_the_shop_app(phone: PhoneSession, vp: Any, tmp_path: Path) -> N
                               "Show my payment history in the Shop app"),
                        answer("Open the Help page of the Shop app",
                               "Delete my account in the Shop app")])
-    result = Explorer(seed, LLMProposer(llm), embedder.encode, rollout, out=tmp_path / "x",
+    result = Explorer(seed, LLMProposer(llm), minilm.encode, rollout, out=tmp_path / "x",
                       per_batch=2, max_batches=2).run()
     assert [len(b.kept) for b in result.batches] == [1, 1]
     entries = {e.query.text: e for e in result.bank.entries}

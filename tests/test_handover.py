@@ -152,11 +152,10 @@ def test_unattended_run_stops_before_typing_a_secret(phone: PhoneSession, vp: Vi
 
 # --- prompt injection: the offline planner ---------------------------------------------------
 @pytest.fixture(scope="module")
-def heuristic() -> Any:
-    from screenpilot.pbd.embed import load_embedder
+def heuristic(minilm: Any) -> Any:
     from screenpilot.planner.heuristic import HeuristicPlanner
 
-    return HeuristicPlanner(load_embedder("all-MiniLM-L6-v2").encode, max_steps=4)
+    return HeuristicPlanner(minilm.encode, max_steps=4)
 
 
 @pytest.mark.parametrize("locale", ["en", "zh"])

@@ -18,18 +18,16 @@ from screenpilot.model import (
     Screen,
     Step,
 )
-from screenpilot.pbd.embed import load_embedder
+from screenpilot.pbd.embed import Embedder
 from screenpilot.planner.base import Decision
 from screenpilot.planner.heuristic import HeuristicPlanner
 from screenpilot.planner.taskparse import parse_task
 
 
 @pytest.fixture(scope="module")
-def planner() -> HeuristicPlanner:
-    embedder = load_embedder("all-MiniLM-L6-v2")
-
+def planner(minilm: Embedder) -> HeuristicPlanner:
     def encode(texts: Sequence[str]) -> np.ndarray:
-        return embedder.encode(texts)
+        return minilm.encode(texts)
 
     return HeuristicPlanner(encode)
 

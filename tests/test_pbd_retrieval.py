@@ -32,15 +32,8 @@ ALARM = DemoRecord("create alarm at 10:30 am", ("tap 'Clock'", "tap 'add'",
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Any:
-    from screenpilot.pbd.embed import load_embedder
-
-    return load_embedder(MODEL)
-
-
-@pytest.fixture(scope="module")
-def store(embedder: Any, tmp_path_factory: pytest.TempPathFactory) -> DemoStore:
-    s = DemoStore.open(tmp_path_factory.mktemp("demos"), embedder=embedder)
+def store(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> DemoStore:
+    s = DemoStore.open(tmp_path_factory.mktemp("demos"), embedder=minilm)
     s.add_many([WIFI, VERSION, ALARM])
     return s
 
@@ -153,10 +146,10 @@ def test_demonstrations_reach_the_llm_prompt() -> None:
 
 
 # --- the commands ----------------------------------------------------------------------------
-def test_demos_commands(embedder: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demos_commands(minilm: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCREENPILOT_CONFIG", str(tmp_path / "none.toml"))
     path = tmp_path / "store"
-    s = DemoStore.open(path, embedder=embedder)
+    s = DemoStore.open(path, embedder=minilm)
     ids = s.add_many([WIFI, ALARM])
     s.close()
     runner = CliRunner()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from pbd_helpers import WordEmbedder
+from phone_fixtures import wait_until
 
 from screenpilot.errors import DataError, StoreError
 from screenpilot.pbd.store import (
@@ -232,7 +233,6 @@ def test_chroma_server_store(tmp_path: Path) -> None:
     """store.host/store.port: the same API on a Chroma server (``chroma run``)."""
     import shutil
     import socket
-    import time
 
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
     if not Path(exe).exists():
@@ -242,16 +242,18 @@ def test_chroma_server_store(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     server = subprocess.Popen([exe, "run", "--path", str(tmp_path / "srv"), "--port", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def connect() -> DemoStore:
+        return DemoStore.open(host="127.0.0.1", port=port, embedder=WordEmbedder())
+
+    def try_connect() -> DemoStore | None:
+        try:
+            return connect()
+        except StoreError:
+            return None
+
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                store = DemoStore.open(host="127.0.0.1", port=port, embedder=WordEmbedder())
-                break
-            except StoreError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+        store = wait_until(try_connect, 30, interval=0.3) or connect()   # the last try raises
         demo_id = store.add(WIFI)
         assert store.get(demo_id).steps == WIFI.steps
         assert store.search("turn wifi on", k=1)[0].instruction == WIFI.instruction

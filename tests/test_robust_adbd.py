@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from phone_fixtures import wait_until
 
 from screenpilot.simulator.adbd import (
     A_CLSE,
@@ -89,9 +90,7 @@ def hung_up(sock: socket.socket, timeout: float = 10.0) -> bool:
 
 
 def wait_for(adbd: AdbDaemon, key: str, at_least: int = 1, timeout: float = 10.0) -> int:
-    deadline = time.monotonic() + timeout
-    while adbd.stats().get(key, 0) < at_least and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: adbd.stats().get(key, 0) >= at_least, timeout)
     return adbd.stats().get(key, 0)
 
 
@@ -186,8 +185,7 @@ def test_streams_per_connection_are_capped(daemon: AdbDaemon) -> None:
     assert stats["streams"] == 4 and stats["threads"] <= 1 + 4
     send(sock, Message(A_CLSE, 1, accepted[0].arg0))
     deadline = time.monotonic() + 5
-    while daemon.stats()["streams"] > 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: daemon.stats()["streams"] <= 3, 5)
     while True:                                   # the daemon's CLSE for the one we closed
         again = open_stream(sock, 99, b"shell:echo ok")
         if again.command == A_OKAY:

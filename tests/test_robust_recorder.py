@@ -6,6 +6,7 @@ touch handling directly: no threads, no sleeps, the same answer every time."""
 
 from __future__ import annotations
 
+from phone_fixtures import wait_until
 from PIL import Image
 
 from screenpilot.executor.device import Gesture
@@ -135,16 +136,11 @@ def test_a_touch_waits_for_the_captures_begun_before_it() -> None:
                      stop=threading.Event(), clock=lambda: now[0])
     first = threading.Thread(target=frames.grab)
     first.start()
-    deadline = 0
-    while not frames.in_flight and deadline < 1000:
-        deadline += 1
-        threading.Event().wait(0.005)
+    wait_until(lambda: frames.in_flight, 5, interval=0.005)
     now[0] = 2.0
     second = threading.Thread(target=frames.grab)
     second.start()
-    while len(frames.in_flight) < 2 and deadline < 2000:
-        deadline += 1
-        threading.Event().wait(0.005)
+    wait_until(lambda: len(frames.in_flight) >= 2, 5, interval=0.005)
     assert not frames.landed(1.5, timeout=0.05)     # the one begun at 1.0 is in flight
     release[2.0].set()
     second.join(10)

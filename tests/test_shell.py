@@ -14,7 +14,7 @@ import threading
 import time
 
 import pytest
-from phone_fixtures import RecordingBackend, StubPhone
+from phone_fixtures import RecordingBackend, StubPhone, wait_until
 from PIL import Image
 
 from screenpilot.simulator.backend import PhoneBackend, TouchEvent
@@ -346,10 +346,7 @@ def test_getevent_count_stops_the_stream(sh: Shell, backend: RecordingBackend) -
     out = BufferIO()
     worker = threading.Thread(target=sh.run, args=("getevent -c 7", out))
     worker.start()
-    deadline = time.monotonic() + 5
-    while not out.stdout and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.1)
+    assert wait_until(lambda: backend.listening > 0, 5)     # getevent is listening
     backend.tap(10, 20)
     worker.join(5)
     assert not worker.is_alive()
