@@ -1,4 +1,4 @@
-"""planner/explorer.py: selection, saturation, novelty with crafted embeddings; the
+"""planner/probe/: selection, saturation, novelty with crafted embeddings; the
 proxy user with a scripted LLM; a whole exploration of the Shop app (slow)."""
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from screenpilot.model import (
     Step,
     Trajectory,
 )
-from screenpilot.planner.explorer import (
+from screenpilot.planner.llm import ScriptedLLM
+from screenpilot.planner.probe import (
     BankEntry,
-    Explorer,
     LLMProposer,
     MemoryBank,
     OfflineProposer,
+    Prober,
     Query,
     QueryStep,
     Seed,
@@ -43,7 +44,6 @@ from screenpilot.planner.explorer import (
     saturated,
     select,
 )
-from screenpilot.planner.llm import ScriptedLLM
 
 
 def unit(*rows: Sequence[float]) -> np.ndarray:
@@ -228,7 +228,7 @@ def test_exploration_saturates_and_exports(tmp_path: Path) -> None:
               answer("never asked")]
     llm = ScriptedLLM(script)
     seen: list[Any] = []
-    explorer = Explorer(seed, LLMProposer(llm), words_encoder, fake_rollout, out=tmp_path,
+    explorer = Prober(seed, LLMProposer(llm), words_encoder, fake_rollout, out=tmp_path,
                         per_batch=3, max_batches=10, on_batch=seen.append)
     result = explorer.run()
     kept = [len(r.kept) for r in result.batches]
@@ -258,7 +258,7 @@ def test_exploration_stops_at_max_batches(tmp_path: Path) -> None:
     seed = Seed.from_trajectory(seed_trajectory())
     llm = ScriptedLLM([answer(f"task number {i} {'x' * i}", f"another {i} {'y' * i}")
                        for i in range(3)])
-    result = Explorer(seed, LLMProposer(llm), words_encoder, None, out=tmp_path,
+    result = Prober(seed, LLMProposer(llm), words_encoder, None, out=tmp_path,
                       per_batch=2, max_batches=3).run()
     assert result.stopped == "max batches (3)" and len(result.bank) == 7
     assert all(e.outcome in ("seed", "not run") for e in result.bank.entries)
@@ -311,7 +311,7 @@ def test_explore_the_shop_app(phone: PhoneSession, vp: Any, minilm: Any,
                               "Show my payment history in the Shop app"),
                        answer("Open the Help page of the Shop app",
                               "Delete my account in the Shop app")])
-    result = Explorer(seed, LLMProposer(llm), minilm.encode, rollout, out=tmp_path / "x",
+    result = Prober(seed, LLMProposer(llm), minilm.encode, rollout, out=tmp_path / "x",
                       per_batch=2, max_batches=2).run()
     assert [len(b.kept) for b in result.batches] == [1, 1]
     entries = {e.query.text: e for e in result.bank.entries}

@@ -4,7 +4,7 @@ From a seed (a saved ``trajectory.json``, a demonstration of the store, or a tas
 run first to make one), a proxy user (the LLM, or the offline proposer) proposes
 new queries for the same app in batches; each kept query is rolled out on the
 phone with the planner and the safety check (handover included), and the memory
-bank, ``sft.jsonl`` and ``grpo.jsonl`` are written (see ``planner/explorer.py``).
+bank, ``sft.jsonl`` and ``grpo.jsonl`` are written (see ``planner/probe/``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def make_rollout(make_agent: Callable[[Path], Any],
 def load_seed(cfg: Config, demo: str | None, trajectory: Path | None) -> Any:
     """The seed from a saved trajectory.json or from a demonstration of the store (its
     recorded trajectory when there is one, else its steps in words)."""
-    from screenpilot.planner.explorer import Seed
+    from screenpilot.planner.probe import Seed
 
     if trajectory is not None:
         return Seed.load(trajectory)
@@ -163,7 +163,7 @@ class _Exploration:
         self.allow, self.attended = allow, attended
 
     def proposer(self) -> Any:
-        from screenpilot.planner.explorer import LLMProposer, OfflineProposer
+        from screenpilot.planner.probe import LLMProposer, OfflineProposer
 
         cfg = self.cfg
         if self.proposer_name == "llm" or (self.proposer_name == "auto" and
@@ -207,7 +207,7 @@ class _Exploration:
     def run(self, seed: Any, task: str, serial: str | None,
             reset: Callable[[], None] | None) -> Any:
         from screenpilot.pbd.embed import load_embedder
-        from screenpilot.planner.explorer import Explorer, Query, Seed
+        from screenpilot.planner.probe import Prober, Query, Seed
 
         cfg = self.cfg
         roll = self.rollout(serial, reset) if serial is not None else None
@@ -234,7 +234,7 @@ class _Exploration:
             console.print(f"  '{entry.query.text}': {entry.outcome} after {len(entry.steps)} "
                           f"steps; sensitive: {cats}", highlight=False, markup=False)
 
-        explorer = Explorer(seed, proposer, embedder.encode, roll, out=self.folder,
+        explorer = Prober(seed, proposer, embedder.encode, roll, out=self.folder,
                             per_batch=cfg["explore.per_batch"],
                             max_batches=cfg["explore.max_batches"], tau=cfg["explore.tau"],
                             on_batch=on_batch, on_rollout=on_rollout)
