@@ -2,7 +2,7 @@
 
 ``render_page(page, env, ui)`` draws one frame the way Android composes it:
 
-- the page body (a widget tree from ``widgets.py``) in the viewport between the
+- the page body (a widget tree from ``widgets/``) in the viewport between the
   toolbar and the bottom bars, shifted up by the scroll offset and clipped;
 - the app bar (back arrow, title, action icons, overflow menu), an optional
   bottom tab bar and floating action button, fixed while the body scrolls;
