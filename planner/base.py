@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from screenpilot.model import Action, ActionKind, Screen, Step
+from screenpilot.model import Action, ActionKind, Demonstration, Screen, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +36,6 @@ class Usage:
         return Usage(self.prompt_tokens + other.prompt_tokens,
                      self.completion_tokens + other.completion_tokens,
                      self.total_tokens + other.total_tokens)
-
-
-@dataclass(frozen=True, slots=True)
-class Demonstration:
-    """A recorded task retrieved as a reference: its instruction and steps in words."""
-
-    instruction: str
-    steps: tuple[str, ...]
-    app: str = ""
-    score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

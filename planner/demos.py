@@ -11,6 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from screenpilot.language.fields import TOGGLES
+from screenpilot.language.taskparse import TaskIntent, norm
+from screenpilot.language.words import stems
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     ActionKind,
@@ -20,14 +23,11 @@ from screenpilot.model import (
     Screen,
     Step,
 )
-from screenpilot.planner.taskparse import TaskIntent, norm
-from screenpilot.planner.words import stems
 
 #: Elements a tap may aim at.
 TAPPABLE = {ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
             ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
             ElementKind.SPINNER, ElementKind.EDIT_TEXT}
-TOGGLES = {ElementKind.SWITCH, ElementKind.CHECK_BOX}
 
 @dataclass(frozen=True)
 class DemoStep:

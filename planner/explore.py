@@ -14,7 +14,7 @@ type a value of the task into a field it fits, scroll the page) gets::
 first proposal: its rules for switches, sliders, typing values and confirming
 know things similarity does not, so a rule's proposal counts as relevance 7 -
 unless it is penalised, when the exploration scores decide among the rest.
-Knowledge of the environment (pbd/knowledge.py) adds "targets": what was seen
+Knowledge of the environment (pbd/knowledge/) adds "targets": what was seen
 behind an element before, which raises the relevance of an element that leads
 to what the task needs.
 
@@ -35,26 +35,30 @@ import contextlib
 import functools
 import importlib.resources
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from string import Template
 from typing import Protocol
 
 import numpy as np
 
 from screenpilot.errors import LLMResponseError, PlannerError
+from screenpilot.language.fields import TOGGLES, field_kind, fits, typed_values, value_kind
+from screenpilot.language.taskparse import norm, parse_task
+from screenpilot.language.words import lexical
 from screenpilot.model import (
     Action,
     ActionKind,
-    BlockKind,
     Direction,
     Element,
     ElementKind,
     Screen,
     Step,
 )
+from screenpilot.pbd.knowledge import PenaltyBook
+from screenpilot.pbd.pages import content, page_labels, same_page, title
+from screenpilot.pbd.paths import effective_path, op_words
 from screenpilot.planner.base import Decision, PlanHints, Planner, Usage
-from screenpilot.planner.demos import TAPPABLE, TOGGLES
-from screenpilot.planner.forms import field_kind, value_kind
+from screenpilot.planner.demos import TAPPABLE
 from screenpilot.planner.heuristic import (
     Encoder,
     HeuristicPlanner,
@@ -63,11 +67,7 @@ from screenpilot.planner.heuristic import (
 )
 from screenpilot.planner.llm import ChatModel
 from screenpilot.planner.parse import extract_json
-from screenpilot.planner.taskparse import norm, parse_task
-from screenpilot.planner.words import lexical
 
-#: Reasons of the steps that undo an earlier one start with this.
-UNDO_PREFIX = "undo: "
 REPETITION_PENALTY = 10.0
 #: The same operation words already used on another page (a title that repeats the
 #: label tapped to get there, say): a milder penalty.
@@ -79,8 +79,6 @@ TYPE_LIKERT = 4.0
 RULE_LIKERT = 7.0
 #: Heuristic similarity (cosine + lexical + app purpose) that maps to Likert 1 and 7.
 RAW_LOW, RAW_HIGH = 0.1, 1.6
-_SKIP_BLOCKS = {BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD}
-_SKIP_KINDS = {ElementKind.STATUS_BAR, ElementKind.NAVIGATION_BAR}
 _OPPOSITE = {Direction.DOWN: Direction.UP, Direction.UP: Direction.DOWN,
              Direction.LEFT: Direction.RIGHT, Direction.RIGHT: Direction.LEFT}
 
@@ -88,95 +86,6 @@ Targets = Mapping[str, Sequence[str]]
 
 
 # --- pages and operations ------------------------------------------------------------------
-def _content(screen: Screen) -> list[Element]:
-    """Elements of the app's content: no status, navigation bar or keyboard."""
-    skip = {b.id for b in screen.blocks if b.kind in _SKIP_BLOCKS}
-    top = screen.height * 0.035
-    return [e for e in screen.reading_order() if e.kind not in _SKIP_KINDS
-            and e.block_id not in skip and e.box.y2 > top]
-
-
-_LABELS: dict[int, tuple[Screen, frozenset[str]]] = {}
-
-
-def page_labels(screen: Screen) -> frozenset[str]:
-    """What identifies a page: the normalised labels of its content (no field contents,
-    no single characters such as keyboard keys). Remembered for the last screens seen."""
-    known = _LABELS.get(id(screen))
-    if known is not None and known[0] is screen:
-        return known[1]
-    out = set()
-    for e in _content(screen):
-        if e.kind is ElementKind.EDIT_TEXT and not e.hint:
-            continue
-        label = norm(e.label)
-        if len(label) > 1:
-            out.add(label)
-    labels = frozenset(out)
-    if len(_LABELS) > 512:
-        _LABELS.clear()
-    _LABELS[id(screen)] = (screen, labels)
-    return labels
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
-
-
-SAME_PAGE = 0.7
-
-
-def same_page(a: Screen | frozenset[str], b: Screen | frozenset[str], *,
-              threshold: float = SAME_PAGE) -> bool:
-    """Whether two screens show the same page (their labels mostly agree)."""
-    la = a if isinstance(a, frozenset) else page_labels(a)
-    lb = b if isinstance(b, frozenset) else page_labels(b)
-    return jaccard(la, lb) >= threshold
-
-
-def title(screen: Screen, n: int = 2) -> str:
-    """A short name for a page: its first labels from the top."""
-    labels = [e.label for e in _content(screen) if len(norm(e.label)) > 1
-              and not (e.kind is ElementKind.EDIT_TEXT and not e.hint)]
-    return " / ".join(dict.fromkeys(labels[:n])) or "an unlabelled page"
-
-
-def _element_at(screen: Screen, point: tuple[int, int]) -> Element | None:
-    hits = [e for e in screen.elements if e.box.contains(*point)]
-    return min(hits, key=lambda e: e.box.area) if hits else None
-
-
-def op_words(action: Action, screen: Screen) -> str:
-    """An operation in words, independent of element ids: "tap 'Settings'",
-    "type 'Alice' into 'First name'", "scroll down", "tap 'Brightness' at 50%"."""
-    label = ""
-    e: Element | None = None
-    if action.element is not None:
-        with contextlib.suppress(KeyError):
-            e = screen.element(action.element)
-    elif action.point is not None:
-        e = _element_at(screen, action.point)
-    if e is not None:
-        label = e.label or f"{e.kind.value.replace('_', ' ')} at {e.box.center}"
-    k = action.kind
-    if k in (ActionKind.TAP, ActionKind.LONG_PRESS):
-        verb = "tap" if k is ActionKind.TAP else "long press"
-        if action.point is not None and e is not None and e.kind is ElementKind.SEEK_BAR:
-            share = (action.point[0] - e.box.x1) / max(1, e.box.width - 1)
-            return f"{verb} '{label}' at {round(share * 100)}%"
-        if action.point is not None and e is None:
-            return f"{verb} point {action.point}"
-        return f"{verb} '{label}'"
-    if k is ActionKind.TYPE:
-        text = action.shown_text.rstrip("\n")
-        return f"type '{text}'" + (f" into '{label}'" if label else "")
-    if k is ActionKind.SCROLL:
-        return f"scroll {action.direction}"
-    return k.value
-
-
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One thing that can be done on the screen, with the text it is matched on."""
@@ -188,23 +97,11 @@ class Operation:
     element: Element | None = None
 
 
-def _typed(history: Sequence[Step]) -> list[str]:
-    return [(s.action.text or "").rstrip("\n") for s in history
-            if s.action.kind is ActionKind.TYPE]
-
-
-def fits(value: str, fld: Element) -> bool:
-    want, kind = value_kind(value), field_kind(fld)
-    if want in ("email", "number"):
-        return kind == want
-    return kind in ("first", "last", "name", "text")
-
-
 def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[Operation]:
     """Every operation on ``screen``: taps, typing the task's untyped values into empty
     fields that fit them, scrolling the page (down; up once it was scrolled down)."""
     ops: list[Operation] = []
-    for e in _content(screen):
+    for e in content(screen):
         if e.kind is ElementKind.EDIT_TEXT or e.editable:
             continue
         if e.kind not in TAPPABLE and not e.clickable:
@@ -214,17 +111,17 @@ def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[
         action = Action(ActionKind.TAP, element=e.id)
         ops.append(Operation(action, op_words(action, screen), e.label,
                              describe_for_match(e, screen) if e.label else "", e))
-    typed = _typed(history)
+    typed = typed_values(history)
     intent = parse_task(task)
     searching = bool(intent.words & {"search", "find", "look", "搜索"})
     pending = [v for v in intent.values if v not in typed]
-    for e in _content(screen):
+    for e in content(screen):
         if not (e.kind is ElementKind.EDIT_TEXT or e.editable) or (e.text and not e.hint):
             continue
         if not searching and "search" in norm(f"{e.text} {e.caption}"):
             continue
         for value in pending:
-            if fits(value, e):
+            if fits(value_kind(value), field_kind(e)):
                 action = Action(ActionKind.TYPE, element=e.id, text=value, secret=e.password)
                 ops.append(Operation(action, op_words(action, screen), e.label,
                                      f"type {value} into {e.label}", e))
@@ -240,37 +137,6 @@ def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[
 
 
 # --- the executed path and penalties -------------------------------------------------------
-def is_undo(step: Step) -> bool:
-    return step.reason.startswith(UNDO_PREFIX)
-
-
-def effective_path(history: Sequence[Step]) -> list[Step]:
-    """The steps that stand: no undone step, no undo, no stop or handover."""
-    return [s for s in history if not s.undone and not is_undo(s)
-            and s.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER)]
-
-
-@dataclass
-class PenaltyBook:
-    """Backtracking penalties of (page, operation), pages matched by their labels."""
-
-    entries: list[tuple[frozenset[str], str, float]] = field(default_factory=list)
-
-    def add(self, page: Screen | frozenset[str], words: str, amount: float) -> None:
-        labels = page if isinstance(page, frozenset) else page_labels(page)
-        self.entries.append((labels, words, float(amount)))
-
-    def get(self, page: Screen | frozenset[str], words: str) -> float:
-        labels = page if isinstance(page, frozenset) else page_labels(page)
-        return sum(p for lab, w, p in self.entries if w == words and same_page(lab, labels))
-
-    def add_step(self, step: Step, amount: float) -> None:
-        self.add(step.before, op_words(step.action, step.before), amount)
-
-    def total(self) -> float:
-        return sum(p for _, _, p in self.entries)
-
-
 def repetition(page: frozenset[str], words: str, path: Sequence[Step]) -> float:
     """``REPETITION_PENALTY`` when the operation on this page is already in the path,
     ``ECHO_PENALTY`` when the same operation was done on another page (scrolls aside)."""
@@ -722,16 +588,6 @@ def choose_undo(step: Step, screen: Screen) -> Undo | None:
 
 
 # --- lessons ----------------------------------------------------------------------------------
-def lesson_sentences(task: str, step: Step, why: str) -> tuple[str, str]:
-    """Templated lessons from an undone step: (environment type-2, execution type-2)."""
-    words = op_words(step.action, step.before)
-    where = title(step.before)
-    env = f"On '{where}', {words} opens '{title(step.after)}'." if step.after is not None \
-        else f"On '{where}', {words} does not change the page."
-    run = f"For \"{task}\", {words} on '{where}' was a wrong turn" + (f": {why}" if why else ".")
-    return env, run
-
-
 def llm_lessons(llm: ChatModel, task: str, undone: Sequence[tuple[Step, str]]) -> list[str]:
     """Lessons in the model's words (``prompts/explore.yaml`` ``lessons``); one per line."""
     lines = [f"- {op_words(s.action, s.before)} on '{title(s.before)}' -> "

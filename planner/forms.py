@@ -1,5 +1,7 @@
-"""What the offline planner reads on a screen besides labels: fields and the values
-they take, form options, the keyboard, system bars, page titles, floating buttons.
+"""What the offline planner reads on a form besides labels: empty and filled fields,
+the values to type into them, form options, system bars, page titles, floating buttons.
+(What a field takes and where the keyboard starts are the command language's:
+``screenpilot.language.fields`` and ``screenpilot.language.keyboard``.)
 
 Pure functions of a ``Screen`` (and a command's values); no embeddings.
 """
@@ -9,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from screenpilot.language.fields import field_kind, value_kind
+from screenpilot.language.keyboard import keyboard_top
+from screenpilot.language.taskparse import norm
 from screenpilot.model import BlockKind, Element, ElementKind, Screen
-from screenpilot.planner.taskparse import norm
 
 #: Texts of buttons that confirm a form.
 CONFIRM_WORDS = ("save", "done", "ok", "add", "set", "send", "create", "confirm", "apply",
@@ -59,23 +63,6 @@ FIELD_WORDS = ("name", "first name", "last name", "phone", "number", "email", "s
                "text message", "message", "to", "label", "hour", "minute", "address",
                "password", "username", "city", "title", "note", "code", "promo code",
                "coupon", "comment", "url", "website", "搜索", "姓名", "电话")
-
-
-def keyboard_top(screen: Screen) -> int | None:
-    """Where an on-screen keyboard starts: a keyboard block, else two or more rows of
-    four or more one-character keys in the lower half (its keys are no targets)."""
-    for b in screen.blocks:
-        if b.kind is BlockKind.KEYBOARD:
-            return b.box.y1
-    keys = [e for e in screen.elements if e.box.y1 > screen.height - 0.5 * viewport(screen)
-            and e.kind in (ElementKind.BUTTON, ElementKind.TEXT) and len(e.label.strip()) <= 1]
-    rows: dict[int, list[Element]] = {}
-    for e in keys:
-        rows.setdefault(e.box.center[1] * 12 // screen.height, []).append(e)
-    full = [r for r in rows.values() if len(r) >= 4]      # a keyboard's rows of keys
-    if len(full) < 2:
-        return None
-    return min(e.box.y1 for r in full for e in r)
 
 
 def is_page_title(e: Element, screen: Screen) -> bool:
@@ -208,32 +195,6 @@ def satisfied(value: str, typed: Sequence[str], screen: Screen) -> bool:
                               if e.kind is ElementKind.EDIT_TEXT and not e.hint)
 
 
-def field_kind(e: Element) -> str:
-    """What a field wants: email, number, first, last, name, recipient or text."""
-    label = norm(f"{e.text} {e.caption}")
-    if label in ("to", "recipient", "recipients", "send to", "收件人"):
-        return "recipient"
-    if "mail" in label:
-        return "email"
-    if any(w in label for w in ("phone", "number", "tel", "mobile", "hour", "minute", "电话")):
-        return "number"
-    if "first" in label:
-        return "first"
-    if "last" in label or "surname" in label:
-        return "last"
-    if "name" in label:
-        return "name"
-    shown = value_kind(e.text) if e.text and not e.hint else "text"
-    return shown if shown == "email" or (shown == "number" and len(
-        re.sub(r"\D", "", e.text)) >= 7) else "text"      # it holds a number: a number field
-
-
-def value_kind(value: str) -> str:
-    if "@" in value:
-        return "email"
-    return "number" if re.fullmatch(r"\+?[\d\s:-]+", value) else "text"
-
-
 def value_parts(values: Sequence[str], fields: Sequence[Element],
                 typed: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(value, kind) to type; a full name is split when the form asks first and last
@@ -249,13 +210,3 @@ def value_parts(values: Sequence[str], fields: Sequence[Element],
         else:
             out.append((v, kind))
     return out
-
-
-def fits(value: str, field: str) -> bool:
-    if field == "recipient":              # "To": a number or an address, not a message
-        return value in ("email", "number")
-    if value in ("email", "number"):
-        return field == value
-    if value in ("first", "last"):
-        return field == value
-    return field in ("first", "name", "text", "last")

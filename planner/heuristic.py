@@ -62,21 +62,25 @@ import numpy as np
 
 from screenpilot.language import parse_command
 from screenpilot.language.apps import PHRASES, app_names, is_app, named_app, purpose
+from screenpilot.language.fields import TOGGLES, field_kind, fits, typed_values
+from screenpilot.language.keyboard import keyboard_top
+from screenpilot.language.taskparse import STOP_WORDS, TaskIntent, norm, parse_task
+from screenpilot.language.words import APP_NAMES, lexical, stems, task_stems
 from screenpilot.model import (
     Action,
     ActionKind,
     BlockKind,
     Box,
+    Demonstration,
     Direction,
     Element,
     ElementKind,
     Screen,
     Step,
 )
-from screenpilot.planner.base import Decision, Demonstration, PlanHints
+from screenpilot.planner.base import Decision, PlanHints
 from screenpilot.planner.demos import (
     TAPPABLE,
-    TOGGLES,
     DemoStep,
     demo_fits,
     demo_progress,
@@ -90,22 +94,17 @@ from screenpilot.planner.forms import (
     CONFIRM_WORDS,
     CREATE_LABELS,
     empty_fields,
-    field_kind,
     filled_fields,
-    fits,
     floating_button,
     in_system_bar,
     is_page_title,
     is_search_field,
-    keyboard_top,
     satisfied,
     send_button,
     value_parts,
     viewport,
     wanted_options,
 )
-from screenpilot.planner.taskparse import STOP_WORDS, TaskIntent, norm, parse_task
-from screenpilot.planner.words import APP_NAMES, lexical, stems, task_stems
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
@@ -235,12 +234,6 @@ def _label_at(step: Step) -> str:
     or when it acted on a point)."""
     e = acted_on(step) if step.action.element is not None else None
     return (e.label or e.icon_label) if e is not None else ""
-
-
-def _typed(history: Sequence[Step]) -> list[str]:
-    """Values typed so far (a trailing Enter that submitted one is not part of it)."""
-    return [(s.action.text or "").rstrip("\n") for s in history
-            if s.action.kind is ActionKind.TYPE]
 
 
 def _submitted(history: Sequence[Step]) -> bool:
@@ -501,7 +494,7 @@ class HeuristicPlanner:
         if step.verb == "type":
             if step.secret or not step.value or not said(step.value, intent.text):
                 return None        # a secret, or another task's value: the type rule decides
-            if step.value in _typed(history):
+            if step.value in typed_values(history):
                 return None
             fields = [f for f in empty_fields(screen) if same_label(field_label_of(f), step.label)]
             fields = fields or [e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT
@@ -597,7 +590,7 @@ class HeuristicPlanner:
                 return Decision(Action(ActionKind.STOP, done=True),
                                 f"chose '{_label_at(history[-1])}'")
         verb = act_words(intent)
-        typed = _typed(history)
+        typed = typed_values(history)
         if not verb or (verb & CREATE_STEMS and any(
                 not satisfied(v, typed, screen) for v in intent.values)):
             return None                # "Create contact" opens the form; values are to come
@@ -689,7 +682,7 @@ class HeuristicPlanner:
         fields first, then filled ones of a definite kind (a phone number to change)
         that this run has not typed into yet. A value a field already shows is done."""
         searching = bool(intent.words & {"search", "find", "look", "搜索"})
-        typed = _typed(history)
+        typed = typed_values(history)
         typed_on = [e for e in (acted_on(s) for s in history
                                 if s.action.kind is ActionKind.TYPE and s.action.element
                                 is not None) if e is not None]
@@ -765,7 +758,7 @@ class HeuristicPlanner:
 
     def _confirm(self, intent: TaskIntent, screen: Screen,
                  history: Sequence[Step]) -> Decision | None:
-        typed = _typed(history)
+        typed = typed_values(history)
         parts = value_parts(intent.values, empty_fields(screen) + filled_fields(screen), typed)
         if not intent.values or not typed or not all(satisfied(v, typed, screen)
                                                      for v, _ in parts):
@@ -818,7 +811,7 @@ class HeuristicPlanner:
             return Decision(Action(ActionKind.STOP, done=True), "the page is open")
         tapped = _tapped_labels(history)
         kb = keyboard_top(screen) or screen.height
-        typed = {norm(t) for t in _typed(history)}
+        typed = {norm(t) for t in typed_values(history)}
         els = [e for e in screen.elements if e.kind in TAPPABLE and e.label
                and not any(_retapped(e.label, t) for t in tapped)
                and e.kind is not ElementKind.EDIT_TEXT

@@ -3,7 +3,8 @@
 ``Screen`` is what vision/ makes of a screenshot and the only thing planner/
 reads; ``Action`` is what the planner decides and executor/ performs; ``Step``
 and ``Trajectory`` are the history that reports render, pbd/ stores and
-exploration backtracks through.
+exploration backtracks through; a ``Demonstration`` is a recorded task in words, as
+pbd/ retrieves it for planners.
 
 All records are frozen dataclasses that validate themselves on construction and
 round-trip losslessly through JSON (``to_dict`` / ``from_dict`` / ``to_json`` /
@@ -639,3 +640,15 @@ class Trajectory(Record):
         for s in self.steps:
             msgs.extend(s.to_messages())
         return msgs
+
+
+@dataclass(frozen=True, slots=True)
+class Demonstration:
+    """A recorded task retrieved as a reference: its instruction and steps in words.
+
+    What pbd/ keeps and retrieves and what planners read among their hints."""
+
+    instruction: str
+    steps: tuple[str, ...]
+    app: str = ""
+    score: float | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from screenpilot.language.apps import app_names
-from screenpilot.planner.taskparse import TaskIntent, clock_words, norm
+from screenpilot.language.taskparse import TaskIntent, clock_words, norm
 
 #: Words that mean the same thing on buttons.
 SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
