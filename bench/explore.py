@@ -1,7 +1,7 @@
 """Explore-and-learn benchmark (AutoTask): exploration on the task suite, then knowledge.
 
 Part 1, exploration. Every task (non-sensitive; ``--tasks``/``--per-app`` for a
-subset) runs from a fresh virtual phone with ``ExploreAgent`` and the offline
+subset) runs from a fresh virtual phone with ``AutoTaskAgent`` and the offline
 scorer and checker, no knowledge. The person who confirms the summary is
 simulated by the task's own check of the phone (yes when it holds, else stop).
 Reported with bench/tasks.py's definitions (success rate, step accuracy, step
@@ -47,7 +47,7 @@ from screenpilot.offline import enforce_offline
 enforce_offline()
 
 from screenpilot.agent import Agent, RunOptions  # noqa: E402
-from screenpilot.autotask import NO, STOP, YES, ExploreAgent, Summary  # noqa: E402
+from screenpilot.autotask import NO, STOP, YES, AutoTaskAgent, Summary  # noqa: E402
 from screenpilot.errors import ScreenpilotError  # noqa: E402
 from screenpilot.executor.adb import AdbDevice  # noqa: E402
 from screenpilot.model import ActionKind, Step, Trajectory  # noqa: E402
@@ -111,7 +111,7 @@ def explore_task(task: Task, command: str, describer_kind: str, out: Path,
 
     start = time.perf_counter()
     with serve_phone(phone) as serial:
-        agent = ExploreAgent(AdbDevice(serial), make_describer(describer_kind, phone), planner,
+        agent = AutoTaskAgent(AdbDevice(serial), make_describer(describer_kind, phone), planner,
                              checker=HeuristicChecker(planner, max_steps=BUDGET), knowledge=k,
                              encode=encode, confirm=person, budget=BUDGET, max_rounds=2,
                              options=RunOptions(out=out, max_steps=BUDGET + 6,

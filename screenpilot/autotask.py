@@ -1,9 +1,9 @@
 """The explore-learn run (AutoTask): the Agent's turn with checking, backtracking,
 replay and knowledge around it.
 
-    agent = ExploreAgent(device, describer, ExplorePlanner(...), HeuristicChecker(...),
-                         knowledge=Knowledge.load(path), encode=embedder.encode,
-                         confirm=ask, options=RunOptions(out=Path("runs/x")))
+    agent = AutoTaskAgent(device, describer, ExplorePlanner(...), HeuristicChecker(...),
+                          knowledge=Knowledge.load(path), encode=embedder.encode,
+                          confirm=ask, options=RunOptions(out=Path("runs/x")))
     result = agent.explore("turn on wifi")
 
 Each turn looks at the phone as ``Agent`` does (capture, describe, safety); then,
@@ -42,6 +42,7 @@ from PIL import Image, ImageDraw
 
 from screenpilot.agent import Agent, StepEvent, _now
 from screenpilot.errors import DeviceError, LLMResponseError, SafetyStop, UserAbort
+from screenpilot.language.taskparse import parse_task
 from screenpilot.model import Action, ActionKind, Outcome, Screen, Step, Trajectory
 from screenpilot.pbd.knowledge import (
     Knowledge,
@@ -52,22 +53,19 @@ from screenpilot.pbd.knowledge import (
     content_words,
     slots,
 )
+from screenpilot.pbd.paths import UNDO_PREFIX, effective_path, op_words
 from screenpilot.planner.base import Decision
 from screenpilot.planner.explore import (
     MAX_CHECK_PENALTY,
-    UNDO_PREFIX,
     Checker,
     ExplorePlanner,
     Undo,
     Verdict,
     choose_undo,
-    effective_path,
     llm_lessons,
-    op_words,
 )
 from screenpilot.planner.heuristic import Encoder
 from screenpilot.planner.llm import ChatModel
-from screenpilot.planner.taskparse import parse_task
 from screenpilot.report import write_report
 
 log = logging.getLogger(__name__)
@@ -138,7 +136,10 @@ def unattended(summary: Summary) -> str:
 
 
 @dataclass
-class ExploreResult:
+class AutoTaskResult:
+    """What an AutoTask run did: its trajectory, the summary shown and the answer given,
+    the knowledge learnt or replayed, and how often it backtracked."""
+
     trajectory: Trajectory
     summary: Summary | None = None
     answer: str = STOP
@@ -161,7 +162,7 @@ class _State:
     verdicts: dict[int, Verdict] = field(default_factory=dict)
 
 
-class ExploreAgent(Agent):
+class AutoTaskAgent(Agent):
     """``Agent`` whose turns check, backtrack and replay (see the module docstring)."""
 
     def __init__(self, *args: object, checker: Checker, knowledge: Knowledge | None = None,
@@ -170,7 +171,7 @@ class ExploreAgent(Agent):
                  max_rounds: int = 3, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         if not isinstance(self.planner, ExplorePlanner):
-            raise TypeError("ExploreAgent needs an ExplorePlanner")
+            raise TypeError("AutoTaskAgent needs an ExplorePlanner")
         self.explorer: ExplorePlanner = self.planner
         self.checker = checker
         self.knowledge = knowledge if knowledge is not None else Knowledge()
@@ -330,7 +331,7 @@ class ExploreAgent(Agent):
         self._replay = Replay(match, task) if match is not None else None
         return match
 
-    def explore(self, task: str, *, match: Match | str | None = "auto") -> ExploreResult:
+    def explore(self, task: str, *, match: Match | str | None = "auto") -> AutoTaskResult:
         """Run ``task`` with exploration (and replay when knowledge matches: ``match``
         as ``start_replay`` returned it, or "auto" to look it up); the trajectory,
         report and knowledge are written whatever happens."""
@@ -345,7 +346,7 @@ class ExploreAgent(Agent):
         traj = Trajectory(task=task, device=self.device.serial, planner=self.planner_name,
                           started_at=_now())
         self._traj = traj
-        result = ExploreResult(traj, match=match)
+        result = AutoTaskResult(traj, match=match)
         start = time.perf_counter()
         nodes: dict[int, tuple[int, int] | None] = {}
         outcome, note = Outcome.GAVE_UP, ""

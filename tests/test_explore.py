@@ -294,7 +294,7 @@ class FirstWrong:
 def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: Any, *,
                first_wrong: bool = False) -> Any:
     from screenpilot.agent import RunOptions
-    from screenpilot.autotask import ExploreAgent
+    from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.pbd.knowledge import Knowledge
     from screenpilot.planner.explore import HeuristicScorer
@@ -306,7 +306,7 @@ def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: An
     checker: Any = HeuristicChecker(planner)
     if first_wrong:
         checker = FirstWrong(checker)
-    return ExploreAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner, checker=checker,
+    return AutoTaskAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner, checker=checker,
                         knowledge=Knowledge(out / "knowledge.json"), encode=encode,
                         confirm=confirm, options=RunOptions(out=out / "run", max_steps=14,
                                                             settle_timeout=2.0,

@@ -262,7 +262,7 @@ def vp(phone: PhoneSession) -> Any:
 def test_replay_with_new_values_on_the_virtual_phone(phone: PhoneSession, vp: Any,
                                                      tmp_path: Path) -> None:
     from screenpilot.agent import RunOptions
-    from screenpilot.autotask import ExploreAgent
+    from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.explore import ExplorePlanner, HeuristicChecker, HeuristicScorer
     from screenpilot.planner.heuristic import HeuristicPlanner
@@ -272,7 +272,7 @@ def test_replay_with_new_values_on_the_virtual_phone(phone: PhoneSession, vp: An
     k.tasks.append(contact_knowledge())
     heuristic = HeuristicPlanner(words_encoder)
     planner = ExplorePlanner(HeuristicScorer(heuristic), words_encoder, proposer=heuristic)
-    agent = ExploreAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner,
+    agent = AutoTaskAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner,
                          checker=HeuristicChecker(planner), knowledge=k, encode=words_encoder,
                          options=RunOptions(out=tmp_path / "run", max_steps=12,
                                             settle_timeout=2.0, settle_interval=0.05))
