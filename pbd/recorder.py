@@ -60,6 +60,7 @@ from PIL import Image
 
 from screenpilot.errors import DeviceError
 from screenpilot.executor.device import Device, Gesture
+from screenpilot.language.keyboard import keyboard_top
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     Action,
@@ -132,31 +133,6 @@ class Reading:
 
 def dp(density: int, value: float) -> int:
     return round(value * density / 160)
-
-
-def keyboard_top(screen: Screen, nav_top: int) -> int | None:
-    """Top of the on-screen keyboard: many one-character keys low on the screen."""
-    if any(b.kind is BlockKind.KEYBOARD for b in screen.blocks):
-        return min(b.box.y1 for b in screen.blocks if b.kind is BlockKind.KEYBOARD)
-    low = screen.height * 0.5
-    keys = [e for e in screen.elements
-            if e.kind in (ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON)
-            and e.box.y1 >= low and e.box.y2 <= nav_top + 4 and len(e.label.strip()) <= 1
-            and e.box.width < screen.width / 6]
-    if len(keys) < 10:
-        return None
-    pitch = int(np.median([e.box.height for e in keys]))
-    rows: list[list[Element]] = []
-    for e in sorted(keys, key=lambda k: k.box.center[1]):
-        if rows and e.box.center[1] - rows[-1][-1].box.center[1] <= pitch / 2:
-            rows[-1].append(e)
-        else:
-            rows.append([e])
-    full = [r for r in rows if len(r) >= 5]     # a keyboard row has many keys side by side
-    if len(full) < 2:
-        return None
-    top = min(e.box.y1 for r in full for e in r)
-    return max(int(low), top - pitch // 2)
 
 
 def _label(e: Element) -> str:
@@ -823,18 +799,5 @@ def _main_app(apps: Sequence[str]) -> str:
     return max(dict.fromkeys(real), key=real.count)
 
 
-def save(recording: Recording, folder: Path) -> Path:
-    """Write the recording's trajectory.json and report.html into ``folder``."""
-    from screenpilot.report import write_report
-
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "trajectory.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(recording.trajectory.to_json(indent=1), encoding="utf-8")
-    tmp.replace(path)
-    write_report(recording.trajectory, folder / "report.html")
-    return path
-
-
 __all__ = ["PendingField", "Reading", "Recorder", "Recording", "element_at", "interpret",
-           "keyboard_top", "save", "typed_text"]
+           "keyboard_top", "typed_text"]

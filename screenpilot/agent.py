@@ -77,7 +77,7 @@ from screenpilot.model import (
 )
 from screenpilot.planner.base import Decision, PlanHints, Planner
 from screenpilot.planner.safety import category_of_words, refine_secure
-from screenpilot.report import write_report
+from screenpilot.report import save_run
 
 log = logging.getLogger(__name__)
 
@@ -185,11 +185,7 @@ class Agent:
         return self.options.out / "report.html"
 
     def _save(self, traj: Trajectory) -> None:
-        self.options.out.mkdir(parents=True, exist_ok=True)
-        tmp = self.trajectory_path.with_suffix(".json.tmp")
-        tmp.write_text(traj.to_json(indent=1), encoding="utf-8")
-        tmp.replace(self.trajectory_path)
-        write_report(traj, self.report_path)
+        save_run(traj, self.options.out)
 
     # --- one turn -------------------------------------------------------------------------
     def _look(self, index: int) -> tuple[Screen, dict[str, float]]:

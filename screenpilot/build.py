@@ -27,10 +27,10 @@ if TYPE_CHECKING:
     import numpy as np
 
     from screenpilot.agent import Agent
-    from screenpilot.model import Trajectory
+    from screenpilot.model import Demonstration, Trajectory
     from screenpilot.pbd.embed import Embedder
     from screenpilot.pbd.store import DemoStore
-    from screenpilot.planner.base import Demonstration, Planner
+    from screenpilot.planner.base import Planner
     from screenpilot.planner.llm import ChatModel, OpenAIChat
     from screenpilot.planner.safety import Safety
     from screenpilot.simulator.phone import VirtualPhone
@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 #: The planners ``planner.kind`` names.
 PLANNERS = ("heuristic", "llm")
 #: The sensitive categories ``--allow`` and ``safety.allow`` take.
-CATEGORIES: tuple[str, ...] = tuple(c.value for c in SensitiveCategory
-                                    if c is not SensitiveCategory.NONE)
+CATEGORIES: tuple[str, ...] = tuple(
+    c.value for c in SensitiveCategory if c is not SensitiveCategory.NONE
+)
 
 #: Said while something slow happens (``say``) or goes wrong but the run goes on (``warn``).
 Say = Callable[[str], None]
@@ -55,8 +56,9 @@ def check_allow(allow: Sequence[str]) -> list[str]:
     """``allow`` as given, once each name is a sensitive category (``ConfigError`` if not)."""
     for a in allow:
         if a not in CATEGORIES:
-            raise ConfigError(f"unknown category {a!r} for --allow",
-                              hint=f"one of {', '.join(CATEGORIES)}")
+            raise ConfigError(
+                f"unknown category {a!r} for --allow", hint=f"one of {', '.join(CATEGORIES)}"
+            )
     return list(allow)
 
 
@@ -72,9 +74,14 @@ def check_llm(cfg: Config) -> None:
         return
     from screenpilot.planner.llm import check_settings
 
-    check_settings(cfg["llm.base_url"], cfg["llm.api_key"], cfg["llm.model"],
-                   timeout=cfg["llm.timeout"], deadline=cfg["llm.deadline"],
-                   max_retries=cfg["llm.max_retries"])
+    check_settings(
+        cfg["llm.base_url"],
+        cfg["llm.api_key"],
+        cfg["llm.model"],
+        timeout=cfg["llm.timeout"],
+        deadline=cfg["llm.deadline"],
+        max_retries=cfg["llm.max_retries"],
+    )
 
 
 # --- the parts of a run -----------------------------------------------------------------------
@@ -83,9 +90,14 @@ def llm(cfg: Config) -> OpenAIChat:
     timeout per try, deadline per call and retries."""
     from screenpilot.planner.llm import OpenAIChat
 
-    return OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
-                      api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
-                      deadline=cfg["llm.deadline"], max_retries=cfg["llm.max_retries"])
+    return OpenAIChat(
+        base_url=cfg["llm.base_url"],
+        model=cfg["llm.model"],
+        api_key=cfg["llm.api_key"],
+        timeout=cfg["llm.timeout"],
+        deadline=cfg["llm.deadline"],
+        max_retries=cfg["llm.max_retries"],
+    )
 
 
 def encoder(cfg: Config) -> Embedder:
@@ -108,8 +120,9 @@ def planner(cfg: Config, *, chat: ChatModel | None = None) -> Planner:
     if cfg["planner.kind"] == "llm":
         from screenpilot.planner.chain import ChainPlanner
 
-        return ChainPlanner(chat if chat is not None else llm(cfg),
-                            max_steps=cfg["planner.max_steps"])
+        return ChainPlanner(
+            chat if chat is not None else llm(cfg), max_steps=cfg["planner.max_steps"]
+        )
     from screenpilot.planner.heuristic import HeuristicPlanner
 
     return HeuristicPlanner(encoder(cfg).encode, max_steps=cfg["planner.max_steps"])
@@ -140,8 +153,13 @@ def store(cfg: Config, *, embedder: Embedder | None = None) -> DemoStore:
     ``embedder`` embeds its texts (default: ``embed.model``, loaded when first needed)."""
     from screenpilot.pbd.store import DemoStore
 
-    return DemoStore.open(cfg["store.path"] or None, host=cfg["store.host"],
-                          port=cfg["store.port"], embedder=embedder, model=cfg["embed.model"])
+    return DemoStore.open(
+        cfg["store.path"] or None,
+        host=cfg["store.host"],
+        port=cfg["store.port"],
+        embedder=embedder,
+        model=cfg["embed.model"],
+    )
 
 
 def store_exists(cfg: Config) -> bool:
@@ -154,8 +172,9 @@ def store_exists(cfg: Config) -> bool:
     return (root / LEDGER_FILE).is_file()
 
 
-def demonstrations(cfg: Config, task: str, wanted: bool | None, *, say: Say = _quiet,
-                   warn: Say = _quiet) -> tuple[Demonstration, ...]:
+def demonstrations(
+    cfg: Config, task: str, wanted: bool | None, *, say: Say = _quiet, warn: Say = _quiet
+) -> tuple[Demonstration, ...]:
     """The demonstrations that guide a run of ``task``: with ``wanted`` None, only when the
     configured store exists and has any. ``say`` tells what was found; ``warn`` why none
     were used when the store failed and they were not asked for (asked for: it raises)."""
@@ -209,8 +228,9 @@ class _Query(Protocol):
     def text(self) -> str: ...
 
 
-def rollout(make_agent: Callable[[Path], Agent],
-            reset: Callable[[], None] | None = None) -> Callable[[_Query, Path], Trajectory]:
+def rollout(
+    make_agent: Callable[[Path], Agent], reset: Callable[[], None] | None = None
+) -> Callable[[_Query, Path], Trajectory]:
     """A roll-out for query exploration: reset the phone, run the query with a fresh agent
     writing into the folder, and return its trajectory (also when the run stopped at a
     sensitive screen, was aborted by the person, or failed: the trajectory says so)."""
@@ -225,6 +245,7 @@ def rollout(make_agent: Callable[[Path], Agent],
             return agent.run(query.text)
         except ScreenpilotError:
             return Trajectory.from_json(agent.trajectory_path.read_text(encoding="utf-8"))
+
     return run
 
 
@@ -236,8 +257,10 @@ def parse_size(text: str) -> tuple[int, int]:
     except ValueError as exc:
         raise ConfigError(f"bad size {text!r}", hint="use WIDTHxHEIGHT, e.g. 1080x2400") from exc
     if not (240 <= w <= 4000 and 320 <= h <= 6000):
-        raise ConfigError(f"size {text} is not a phone or tablet screen",
-                          hint="e.g. 1080x2400, 1080x1920, 720x1600, 1200x2000")
+        raise ConfigError(
+            f"size {text} is not a phone or tablet screen",
+            hint="e.g. 1080x2400, 1080x1920, 720x1600, 1200x2000",
+        )
     return w, h
 
 
@@ -245,13 +268,15 @@ def phone(cfg: Config) -> VirtualPhone:
     """A virtual phone of the configured size, theme and language (phone.*), not served."""
     from screenpilot.simulator.phone import VirtualPhone
 
-    return VirtualPhone(size=parse_size(cfg["phone.size"]), theme=cfg["phone.theme"],
-                        locale=cfg["phone.locale"])
+    return VirtualPhone(
+        size=parse_size(cfg["phone.size"]), theme=cfg["phone.theme"], locale=cfg["phone.locale"]
+    )
 
 
 @contextlib.contextmanager
-def virtual_phone(cfg: Config, setup: Callable[[VirtualPhone], object] | None = None
-                  ) -> Iterator[tuple[str, VirtualPhone]]:
+def virtual_phone(
+    cfg: Config, setup: Callable[[VirtualPhone], object] | None = None
+) -> Iterator[tuple[str, VirtualPhone]]:
     """Start the virtual phone (after ``setup(phone)``), connect adb to it and yield
     (serial, phone); disconnect and stop it after."""
     from screenpilot.simulator.serve import serve_phone
@@ -263,7 +288,42 @@ def virtual_phone(cfg: Config, setup: Callable[[VirtualPhone], object] | None = 
         yield serial, device
 
 
-__all__ = ["CATEGORIES", "PLANNERS", "Say", "allowed", "check_allow", "check_llm",
-           "demonstrations", "describer", "encoder", "knowledge_path", "llm", "parse_size",
-           "phone", "planner", "rollout", "run_folder", "safety", "store", "store_exists",
-           "virtual_phone"]
+@contextlib.contextmanager
+def on_phone(
+    cfg: Config, virtual: bool, setup: Callable[[VirtualPhone], object] | None = None
+) -> Iterator[tuple[str, VirtualPhone | None]]:
+    """The phone a command works on: the virtual phone started for it (after ``setup``),
+    or the connected phone ``device.serial`` names (the only one, when empty). Yields
+    (serial, the virtual phone or None)."""
+    if virtual:
+        with virtual_phone(cfg, setup) as (serial, device):
+            yield serial, device
+        return
+    from screenpilot.executor.adb import choose_serial
+
+    yield choose_serial(cfg["device.serial"] or None), None
+
+
+__all__ = [
+    "CATEGORIES",
+    "PLANNERS",
+    "Say",
+    "allowed",
+    "check_allow",
+    "check_llm",
+    "demonstrations",
+    "describer",
+    "encoder",
+    "knowledge_path",
+    "llm",
+    "on_phone",
+    "parse_size",
+    "phone",
+    "planner",
+    "rollout",
+    "run_folder",
+    "safety",
+    "store",
+    "store_exists",
+    "virtual_phone",
+]

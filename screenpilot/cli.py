@@ -36,11 +36,13 @@ COMMAND_MODULES: list[str] = [
     "device_cmds",
     "phone_cmd",
     "run_cmd",
-    "explore_cmd",
-    "explore_task_cmd",
+    "probe_cmd",
+    "autotask_cmd",
     "pbd_cmd",
     "icons",
     "tasks_cmd",
+    "console",
+    "doctor",
 ]
 
 for _name in COMMAND_MODULES:

@@ -139,3 +139,16 @@ def write_report(trajectory: Trajectory, out: Path, *,
     tmp.write_text(render_html(trajectory, summary=summary), encoding="utf-8")
     tmp.replace(out)
     return out
+
+
+def save_run(trajectory: Trajectory, folder: Path, *,
+             summary: SummaryRows | None = None) -> Path:
+    """Write a run's ``trajectory.json`` (atomically) and its ``report.html`` into
+    ``folder``; returns the trajectory's path. Runs and recordings are saved alike."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "trajectory.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(trajectory.to_json(indent=1), encoding="utf-8")
+    tmp.replace(path)
+    write_report(trajectory, folder / "report.html", summary=summary)
+    return path

@@ -279,7 +279,7 @@ def vp(phone: PhoneSession) -> Any:
 def test_explore_the_shop_app(phone: PhoneSession, vp: Any, minilm: Any,
                               tmp_path: Path) -> None:
     from screenpilot.agent import Agent, RunOptions
-    from screenpilot.commands.explore_cmd import make_rollout
+    from screenpilot.build import rollout as make_rollout
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.heuristic import HeuristicPlanner
     from screenpilot.planner.safety import KeywordSafety

@@ -104,8 +104,8 @@ def test_a_batch_describes_every_readable_file(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's case: one file failing with an error that was not a VisionError threw
     away the batch. Each file now gets a result or its own error."""
-    from screenpilot.commands import describe as describe_cmd
     from screenpilot.vision import pipeline
+    from screenpilot.vision.batch import describe_files
 
     files = [tmp_path / f"{name}.png" for name in ("a", "bug", "c")]
     for f in files:
@@ -118,7 +118,7 @@ def test_a_batch_describes_every_readable_file(tmp_path: Path,
         return real(path, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "analyse", analyse)
-    results = describe_cmd._run(files, ["blocks"], 0.9)
+    results = describe_files(files, ["blocks"], 0.9)
     kinds = {p.stem: type(r).__name__ for p, r in results}
     assert kinds == {"a": "Description", "bug": "VisionError", "c": "Description"}
     bug = dict(results)[files[1]]

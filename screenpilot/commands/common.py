@@ -1,13 +1,22 @@
-"""What every CLI command shares: the console and the merged configuration."""
+"""What every CLI command shares: the console, the merged configuration, and the
+person's terminal (handover prompts, spinners, notes).
+
+Commands import this module and ``screenpilot.build``, never one another; this module
+imports neither build nor a command.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 
 from screenpilot.config import Config, load_config
+
+if TYPE_CHECKING:
+    from screenpilot.model import Sensitivity
 
 console = Console()
 err_console = Console(stderr=True)
@@ -23,3 +32,34 @@ def config_from(ctx: typer.Context, **flags: Any) -> Config:
     sets: dict[str, Any] = dict(root.obj or {})
     sets.update({k: v for k, v in flags.items() if v is not None})
     return load_config(sets)
+
+
+def loading_model() -> contextlib.AbstractContextManager[object]:
+    """A spinner while the embedding model loads."""
+    return console.status("loading the embedding model...")
+
+
+def say(text: str) -> None:
+    """Print a line as it is (``build.Say``)."""
+    console.print(text, highlight=False)
+
+
+def note(text: str) -> None:
+    """Print a note on stderr (``build.Say`` for what went wrong but did not stop us)."""
+    err_console.print(f"[yellow]note:[/yellow] {text}", highlight=False)
+
+
+def ask_person(sens: Sensitivity, what: str) -> bool:
+    """Handover in the terminal: the person acts on the phone, then Enter (or 'abort')."""
+    err_console.print(f"\n[bold yellow]Handover:[/bold yellow] the {what} is sensitive "
+                      f"([bold]{sens.category.value}[/bold]).")
+    for line in sens.evidence:
+        err_console.print(f"  - {line}", highlight=False)
+    err_console.print("Do this part yourself on the phone, then press Enter: screenpilot "
+                      "looks at the phone again and goes on (it will not do this part "
+                      "itself). Type 'abort' to stop.")
+    try:
+        answer = input("> ").strip().lower()
+    except EOFError:
+        return False
+    return answer not in ("abort", "a", "q", "quit", "stop")

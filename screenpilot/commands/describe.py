@@ -21,7 +21,7 @@ from screenpilot.commands.common import config_from, console, err_console
 from screenpilot.errors import ScreenpilotError, VisionError
 
 if TYPE_CHECKING:
-    from screenpilot.vision.pipeline import Description
+    from screenpilot.vision.batch import Result
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")
 
@@ -79,42 +79,18 @@ def describe(
                           f"{names}", hint="each one's reason is printed above")
 
 
-def _one(path: Path, stages: list[str], threshold: float) -> Description:
-    """``analyse`` on one file; any failure leaves as a ``ScreenpilotError``."""
-    from screenpilot.vision.pipeline import analyse
-
-    try:
-        return analyse(path, stages=stages, ocr_threshold=threshold)
-    except ScreenpilotError:
-        raise
-    except MemoryError:
-        raise VisionError(f"{path}: not enough memory to describe it",
-                          hint="try a smaller image") from None
-    except Exception as exc:  # a bug of ours: say so, keep the batch going
-        raise VisionError(f"{path}: vision failed ({type(exc).__name__}: {exc})",
-                          hint="a bug in screenpilot; please report it with the image") from exc
-
-
-def _run(files: list[Path], stages: list[str],
-         threshold: float) -> list[tuple[Path, Description | ScreenpilotError]]:
+def _run(files: list[Path], stages: list[str], threshold: float) -> list[Result]:
     """Describe each file (a progress bar when there are several); errors kept per file."""
     from rich.progress import Progress
 
-    results: list[tuple[Path, Description | ScreenpilotError]] = []
+    from screenpilot.vision.batch import describe_files
+
     with Progress(console=err_console, transient=True, disable=len(files) < 2) as bar:
         task = bar.add_task("describing", total=len(files))
-        for f in files:
-            try:
-                results.append((f, _one(f, stages, threshold)))
-            except ScreenpilotError as exc:
-                if len(files) < 2:
-                    raise
-                results.append((f, exc))
-            bar.advance(task)
-    return results
+        return describe_files(files, stages, threshold, done=lambda _: bar.advance(task))
 
 
-def _print(results: list[tuple[Path, Description | ScreenpilotError]], *, as_json: bool,
+def _print(results: list[Result], *, as_json: bool,
            overlay: Path | None, many: bool) -> None:
     from rich.markup import escape
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
-from screenpilot.commands.common import config_from, console, err_console
-from screenpilot.errors import ConfigError, DataError, StoreError
+from screenpilot import build
+from screenpilot.commands.common import config_from, console, loading_model
+from screenpilot.config import Config
+from screenpilot.errors import ConfigError, DataError
+
+if TYPE_CHECKING:
+    from screenpilot.pbd.embed import Embedder
+    from screenpilot.pbd.recorder import Recording
 
 demos_app = typer.Typer(help="The demonstration store: list, show, remove, export, import, "
                              "re-embed.", no_args_is_help=True)
@@ -32,17 +38,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(models_app, name="models")
 
 
-def open_store(cfg: Any, *, embedder: Any = None) -> Any:
-    from screenpilot.pbd.store import DemoStore
-
-    return DemoStore.from_config(cfg, embedder=embedder)
-
-
-def load_encoder(cfg: Any) -> Any:
-    from screenpilot.pbd.embed import load_embedder
-
-    with console.status("loading the embedding model..."):
-        return load_embedder(cfg["embed.model"])
+def _encoder(cfg: Config) -> Embedder:
+    with loading_model():
+        return build.encoder(cfg)
 
 
 # --- record --------------------------------------------------------------------------------
@@ -63,20 +61,17 @@ def record(
 
     Ctrl-C, or the phone left idle, ends the recording; the trajectory is saved
     under runs/ and the instruction with its steps goes into the demonstration store."""
-    from screenpilot.commands.run_cmd import run_folder, virtual_phone
+    from screenpilot.report import save_run
 
     cfg = config_from(ctx, **{"device.serial": device, "pbd.idle": idle,
                               "run.out": str(out) if out else None})
-    folder = run_folder(Path(cfg["run.out"]), f"record {task}")
-    if virtual:
-        with virtual_phone(cfg) as (serial, _):
+    folder = build.run_folder(Path(cfg["run.out"]), f"record {task}")
+    with build.on_phone(cfg, virtual) as (serial, _):
+        if virtual:
             console.print(f"virtual phone {serial}: drive it with `adb -s {serial} shell "
                           "input tap X Y` (or scrcpy) from another terminal", highlight=False)
-            recording, path = _record(cfg, task, serial, folder)
-    else:
-        from screenpilot.executor.adb import choose_serial
-
-        recording, path = _record(cfg, task, choose_serial(cfg["device.serial"] or None), folder)
+        recording = _record(cfg, task, serial, folder)
+        path = save_run(recording.trajectory, folder)
     console.print(f"recording ended ({recording.ended}): {len(recording.steps)} steps"
                   + (f" in {recording.app}" if recording.app else ""), highlight=False)
     console.print(f"trajectory: {path}", highlight=False)
@@ -84,18 +79,17 @@ def record(
         raise DataError("nothing was recorded: no touch reached the phone",
                         hint="touch the phone's screen while recording (taps, swipes, typing)")
     if store:
-        demos = open_store(cfg, embedder=load_encoder(cfg))
+        demos = build.store(cfg, embedder=_encoder(cfg))
         demo_id = demos.add(recording.demo(trajectory_path=str(path.resolve())))
         console.print(f"saved demonstration {demo_id} to {demos.location}", highlight=False)
 
 
-def _record(cfg: Any, task: str, serial: str, folder: Path) -> tuple[Any, Path]:
-    from screenpilot.commands.run_cmd import make_describer
+def _record(cfg: Config, task: str, serial: str, folder: Path) -> Recording:
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.pbd.recorder import Recorder, save
+    from screenpilot.pbd.recorder import Recorder
 
     phone = AdbDevice.connect(serial)
-    describer = make_describer(cfg)
+    describer = build.describer(cfg)
 
     def show(n: int, words: str) -> None:
         console.print(f"[bold]{n:>2}.[/bold] {words}", highlight=False)
@@ -104,8 +98,7 @@ def _record(cfg: Any, task: str, serial: str, folder: Path) -> tuple[Any, Path]:
                         out=folder)
     console.print(f"recording: [bold]{task}[/bold]\ndo it on the phone {serial}; Ctrl-C or "
                   f"{cfg['pbd.idle']:.0f} s idle ends it", highlight=False)
-    recording = recorder.record(task)
-    return recording, save(recording, folder)
+    return recorder.record(task)
 
 
 # --- demos ---------------------------------------------------------------------------------
@@ -118,7 +111,7 @@ def demos_list(
     """List the stored demonstrations: id, date, app, steps, source, instruction."""
     import json
 
-    store = open_store(config_from(ctx))
+    store = build.store(config_from(ctx))
     records = store.list({"app": app_name} if app_name else None)
     if as_json:
         for r in records:
@@ -141,7 +134,7 @@ def demos_list(
 def demos_show(ctx: typer.Context,
                demo_id: str = typer.Argument(..., help="Its id (or the start of it).")) -> None:
     """Show one demonstration: where it came from and its steps."""
-    r = open_store(config_from(ctx)).get(demo_id)
+    r = build.store(config_from(ctx)).get(demo_id)
     console.print(f"[bold]{r.instruction}[/bold]  ({r.id})", highlight=False)
     for key in ("app", "screen", "language", "created", "source", "trajectory"):
         value = getattr(r, key)
@@ -155,7 +148,7 @@ def demos_show(ctx: typer.Context,
 def demos_rm(ctx: typer.Context,
              ids: list[str] = typer.Argument(..., help="Ids (or id starts) to remove.")) -> None:
     """Remove demonstrations from the store."""
-    store = open_store(config_from(ctx))
+    store = build.store(config_from(ctx))
     for demo_id in ids:
         full = store.resolve(demo_id)
         store.remove(full)
@@ -166,7 +159,7 @@ def demos_rm(ctx: typer.Context,
 def demos_export(ctx: typer.Context,
                  out: Path = typer.Argument(..., help="JSONL file ('-' = stdout).")) -> None:
     """Export every demonstration as JSON lines (no embeddings: import re-embeds)."""
-    store = open_store(config_from(ctx))
+    store = build.store(config_from(ctx))
     if str(out) == "-":
         store.export_jsonl(sys.stdout)
         return
@@ -185,7 +178,7 @@ def demos_import(ctx: typer.Context,
     if not file.is_file():
         raise DataError(f"no file {file}", hint="give the JSONL file `demos export` wrote")
     cfg = config_from(ctx)
-    store = open_store(cfg, embedder=load_encoder(cfg))
+    store = build.store(cfg, embedder=_encoder(cfg))
     with file.open(encoding="utf-8") as f:
         added, skipped = store.import_jsonl(f, source=str(file))
     console.print(f"imported {added} demonstrations into {store.location}"
@@ -196,45 +189,14 @@ def demos_import(ctx: typer.Context,
 def demos_reembed(ctx: typer.Context) -> None:
     """Embed every stored text again with the configured model (embed.model)."""
     cfg = config_from(ctx)
-    encoder = load_encoder(cfg)
-    store = open_store(cfg, embedder=encoder)
+    encoder = _encoder(cfg)
+    store = build.store(cfg, embedder=encoder)
     done = store.reembed()
     for name, n in done.items():
         console.print(f"re-embedded {n} entries of '{name}' with {encoder.name}",
                       highlight=False)
     if not done:
         console.print("the store is empty: nothing to re-embed")
-
-
-# --- hints for `screenpilot run` -------------------------------------------------------------
-def demonstrations_for(cfg: Any, task: str, wanted: bool | None) -> tuple[Any, ...]:
-    """The demonstrations that guide a run of ``task``: with ``wanted`` None, only when the
-    configured store exists and has any. Prints what was found."""
-    from screenpilot.pbd.store import retrieve, store_exists
-
-    if wanted is False or (wanted is None and not store_exists(cfg)):
-        return ()
-    try:
-        store = open_store(cfg, embedder=load_encoder(cfg))
-        total = store.count()
-        if total == 0:
-            if wanted:
-                console.print("demonstrations: the store is empty", highlight=False)
-            return ()
-        found = retrieve(store, task, k=cfg["pbd.k"], threshold=cfg["pbd.threshold"])
-    except StoreError as exc:
-        if wanted:
-            raise
-        err_console.print(f"[yellow]note:[/yellow] demonstrations not used: {exc}",
-                          highlight=False)
-        return ()
-    if found:
-        shown = ", ".join(f"'{d.instruction}' {d.score:.2f}" for d in found)
-        console.print(f"demonstrations: {len(found)} similar ({shown})", highlight=False)
-    else:
-        console.print(f"demonstrations: none above {cfg['pbd.threshold']:.2f} "
-                      f"({total} in the store)", highlight=False)
-    return found
 
 
 # --- models --------------------------------------------------------------------------------

@@ -6,12 +6,11 @@ import json
 import signal
 import threading
 from pathlib import Path
-from typing import Any
 
 import typer
 
+from screenpilot import build
 from screenpilot.commands.common import config_from, console
-from screenpilot.errors import ConfigError
 
 app = typer.Typer(help="The virtual phone: a rendered Android phone that real adb connects to.",
                   invoke_without_command=True)
@@ -19,24 +18,6 @@ app = typer.Typer(help="The virtual phone: a rendered Android phone that real ad
 
 def register(root: typer.Typer) -> None:
     root.add_typer(app, name="phone")
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError as exc:
-        raise ConfigError(f"bad size {text!r}", hint="use WIDTHxHEIGHT, e.g. 1080x2400") from exc
-    if not (240 <= w <= 4000 and 320 <= h <= 6000):
-        raise ConfigError(f"size {text} is not a phone or tablet screen",
-                          hint="e.g. 1080x2400, 1080x1920, 720x1600, 1200x2000")
-    return w, h
-
-
-def make_phone(cfg: Any) -> Any:
-    from screenpilot.simulator.phone import VirtualPhone
-
-    return VirtualPhone(size=parse_size(cfg["phone.size"]), theme=cfg["phone.theme"],
-                        locale=cfg["phone.locale"])
 
 
 def connect_adb(serial: str) -> str:
@@ -62,7 +43,7 @@ def phone(
 
     cfg = config_from(ctx, **{"phone.port": port, "phone.size": size, "phone.theme": theme,
                               "phone.locale": locale})
-    device = make_phone(cfg)
+    device = build.phone(cfg)
     daemon = AdbDaemon(device, host=cfg["phone.host"], port=cfg["phone.port"]).start()
     console.print(f"virtual phone listening: serial [bold]{daemon.serial}[/bold] "
                   f"({cfg['phone.size']}, {cfg['phone.theme']}, {cfg['phone.locale']})")
@@ -98,7 +79,7 @@ def render(
 ) -> None:
     """Render one screen of the virtual phone with its ground truth (no server)."""
     cfg = config_from(ctx, **{"phone.size": size, "phone.theme": theme, "phone.locale": locale})
-    device = make_phone(cfg)
+    device = build.phone(cfg)
     app_name, _, page = target.partition("/")
     if app_name not in ("home", "launcher"):
         device.open_page(app_name, page or None)

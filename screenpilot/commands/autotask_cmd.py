@@ -1,43 +1,32 @@
-"""``screenpilot explore-task "TASK"``: explore and learn (AutoTask).
+"""``screenpilot autotask "TASK"``: explore and learn (AutoTask).
 
 Runs a task the way ``run`` does, but checks every step, backtracks from wrong
 ones, and learns: transitions between pages, lessons from the steps it undid,
 and - once the person confirms the summary - the task's intent, parameters and
 shortest path. A later command with the same intent replays that path with its
-own values. See ``screenpilot/autotask.py``.
+own values. See ``screenpilot/autotask.py``. ``explore-task`` is its old name, kept
+hidden for one release.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from screenpilot.commands.common import config_from, console, err_console
-from screenpilot.commands.run_cmd import (
-    _check_allow,
-    make_describer,
-    run_folder,
-    virtual_phone,
-)
+from screenpilot import build
+from screenpilot.commands.common import ask_person, config_from, console, err_console, loading_model
 from screenpilot.config import Config
+
+if TYPE_CHECKING:
+    from screenpilot.agent import StepEvent
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explore-task")(explore_task)
-
-
-def knowledge_path(cfg: Config, given: Path | None = None) -> Path:
-    """The knowledge file: ``--knowledge``, else ``knowledge.path``, else next to the store."""
-    from screenpilot.pbd.knowledge import default_path
-
-    if given is not None:
-        return given
-    if cfg["knowledge.path"]:
-        return Path(cfg["knowledge.path"]).expanduser()
-    return default_path(cfg["store.path"])
+    app.command("autotask")(autotask)
+    app.command("explore-task", hidden=True)(autotask)   # the old name, for one release
 
 
 def ask_summary(summary: Any) -> str:
@@ -60,12 +49,9 @@ def ask_summary(summary: Any) -> str:
 def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Path,
                     attended: bool, allow: list[str], replay: bool) -> Any:
     """Build the exploring agent and run ``task``; prints each step as it happens."""
-    from screenpilot.agent import RunOptions, StepEvent
-    from screenpilot.autotask import ExploreAgent, save_summary_images, unattended
-    from screenpilot.commands.run_cmd import ask_person
+    from screenpilot.agent import RunOptions
+    from screenpilot.autotask import AutoTaskAgent, save_summary_images, unattended
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.model import SensitiveCategory
-    from screenpilot.pbd.embed import load_embedder
     from screenpilot.pbd.knowledge import Knowledge
     from screenpilot.planner.base import PlanHints
     from screenpilot.planner.explore import (
@@ -80,17 +66,13 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
 
     device = AdbDevice.connect(serial)
     knowledge = Knowledge.load(kpath)
-    with console.status("loading the embedding model..."):
-        embedder = load_embedder(cfg["embed.model"])
+    with loading_model():
+        embedder = build.encoder(cfg)
     budget = cfg["autotask.max_steps"]
     heuristic = HeuristicPlanner(embedder.encode, max_steps=budget)
     llm = None
     if cfg["planner.kind"] == "llm":
-        from screenpilot.planner.llm import OpenAIChat
-
-        llm = OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
-                         api_key=cfg["llm.api_key"], timeout=cfg["llm.timeout"],
-                         max_retries=cfg["llm.max_retries"])
+        llm = build.llm(cfg)
         planner = ExplorePlanner(LLMScorer(llm), embedder.encode, targets=knowledge.targets)
         checker: Any = LLMChecker(llm, max_steps=budget)
     else:
@@ -121,9 +103,9 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
     options = RunOptions(out=out, max_steps=budget + 6,
                          settle_timeout=cfg["device.settle_timeout"],
                          settle_interval=cfg["device.settle_interval"],
-                         allow=frozenset(SensitiveCategory(a) for a in allow),
+                         allow=build.allowed(allow),
                          hints=PlanHints(knowledge=tuple(knowledge.notes(task, embedder.encode))))
-    agent = ExploreAgent(device, make_describer(cfg), planner, checker=checker,
+    agent = AutoTaskAgent(device, build.describer(cfg), planner, checker=checker,
                          knowledge=knowledge, encode=embedder.encode, confirm=confirm,
                          budget=budget, replay=replay, lesson_llm=llm, options=options,
                          safety=KeywordSafety(), handover=ask_person if attended else None,
@@ -143,7 +125,7 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
                       highlight=False)
 
 
-def explore_task(
+def autotask(
     ctx: typer.Context,
     task: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".'),
     device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
@@ -168,20 +150,14 @@ def explore_task(
     cfg = config_from(ctx, **{"device.serial": device, "planner.kind": planner,
                               "autotask.max_steps": max_steps, "autotask.replay": replay,
                               "run.out": str(out) if out else None})
-    folder = run_folder(Path(cfg["run.out"]), task)
-    kpath = knowledge_path(cfg, knowledge)
+    folder = build.run_folder(Path(cfg["run.out"]), task)
+    kpath = build.knowledge_path(cfg, knowledge)
     attended = not yes and sys.stdin.isatty()
-    allowed = _check_allow([*cfg["safety.allow"], *allow])
+    allowed = build.check_allow([*cfg["safety.allow"], *allow])
     kwargs = {"out": folder, "kpath": kpath, "attended": attended, "allow": allowed,
               "replay": cfg["autotask.replay"]}
-    if virtual:
-        with virtual_phone(cfg) as (serial, _):
-            result = execute_explore(cfg, task, serial, **kwargs)
-    else:
-        from screenpilot.executor.adb import choose_serial
-
-        result = execute_explore(cfg, task, choose_serial(cfg["device.serial"] or None),
-                                 **kwargs)
+    with build.on_phone(cfg, virtual) as (serial, _):
+        result = execute_explore(cfg, task, serial, **kwargs)
     _finish(result, kpath)
 
 

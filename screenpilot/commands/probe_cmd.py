@@ -1,10 +1,11 @@
-"""``screenpilot explore``: guided exploration of where an app becomes sensitive.
+"""``screenpilot probe``: guided exploration of where an app becomes sensitive.
 
 From a seed (a saved ``trajectory.json``, a demonstration of the store, or a task
 run first to make one), a proxy user (the LLM, or the offline proposer) proposes
 new queries for the same app in batches; each kept query is rolled out on the
 phone with the planner and the safety check (handover included), and the memory
 bank, ``sft.jsonl`` and ``grpo.jsonl`` are written (see ``planner/probe/``).
+``explore`` is its old name, kept hidden for one release.
 """
 
 from __future__ import annotations
@@ -12,66 +13,50 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
-from screenpilot.commands.common import config_from, console
+from screenpilot import build
+from screenpilot.commands.common import ask_person, config_from, console, loading_model
 from screenpilot.config import Config
-from screenpilot.errors import ConfigError, ScreenpilotError, StoreError
+from screenpilot.errors import ConfigError
+
+if TYPE_CHECKING:
+    from screenpilot.planner.probe import (
+        BankEntry,
+        BatchReport,
+        ProbeResult,
+        Proposer,
+        Rollout,
+        Seed,
+    )
+    from screenpilot.simulator.tasks import Setup
 
 PROPOSERS = ("auto", "llm", "offline")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explore")(explore)
+    app.command("probe")(probe)
+    app.command("explore", hidden=True)(probe)   # the old name, for one release
 
 
-def make_rollout(make_agent: Callable[[Path], Any],
-                 reset: Callable[[], None] | None = None) -> Callable[[Any, Path], Any]:
-    """A roll-out for the explorer: reset the phone, run the query with a fresh agent
-    writing into the folder, and return its trajectory (also when the run stopped at a
-    sensitive screen, was aborted by the person, or failed: the trajectory says so)."""
-    from screenpilot.model import Trajectory
-
-    def rollout(query: Any, folder: Path) -> Trajectory:
-        if reset is not None:
-            reset()
-        agent = make_agent(folder)
-        try:
-            traj: Trajectory = agent.run(query.text)
-            return traj
-        except ScreenpilotError:
-            return Trajectory.from_json(agent.trajectory_path.read_text(encoding="utf-8"))
-    return rollout
-
-
-def load_seed(cfg: Config, demo: str | None, trajectory: Path | None) -> Any:
+def load_seed(cfg: Config, demo: str | None, trajectory: Path | None) -> Seed:
     """The seed from a saved trajectory.json or from a demonstration of the store (its
     recorded trajectory when there is one, else its steps in words)."""
     from screenpilot.planner.probe import Seed
 
     if trajectory is not None:
         return Seed.load(trajectory)
-    try:
-        from screenpilot.pbd.store import DemoStore
-    except ImportError as exc:
-        raise StoreError("this screenpilot has no demonstration store (screenpilot.pbd.store)",
-                         hint="use --trajectory FILE with a saved trajectory.json") from exc
-    store = DemoStore.from_config(cfg)
-    try:
+    with build.store(cfg) as store:
         record = store.get(store.resolve(str(demo)))
-    finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
     saved = Path(record.trajectory) if record.trajectory else None
     if saved is not None and saved.is_file():
         return Seed.load(saved)
     return Seed.from_demonstration(record.instruction, record.steps, record.app)
 
 
-def explore(
+def probe(
     ctx: typer.Context,
     task: str = typer.Argument("", help="A seed task to run first (instead of --demo or "
                                         "--trajectory)."),
@@ -108,13 +93,11 @@ def explore(
     """Explore an app from one demonstrated task: propose new queries, keep the novel
     ones, run them (handover included), and score them into a memory bank with SFT and
     GRPO exports."""
-    from screenpilot.commands.run_cmd import _check_allow, run_folder, virtual_phone
-
     cfg = config_from(ctx, **{"device.serial": device, "explore.max_batches": batches,
                               "explore.per_batch": per_batch, "explore.tau": tau})
     if sum(bool(x) for x in (task, demo, trajectory)) != 1:
         raise ConfigError("give one seed: --demo ID, --trajectory FILE, or a task to run first",
-                          hint='e.g. screenpilot explore --trajectory runs/.../trajectory.json')
+                          hint='e.g. screenpilot probe --trajectory runs/.../trajectory.json')
     if proposer not in PROPOSERS:
         raise ConfigError(f"unknown proposer {proposer!r}", hint=f"one of {', '.join(PROPOSERS)}")
     if phone_task and not virtual:
@@ -123,14 +106,14 @@ def explore(
         raise ConfigError("a seed task is run on the phone: it needs --rollout")
     seed = None if task else load_seed(cfg, demo, trajectory)
     name = task or (seed.task if seed is not None else "")
-    folder = out or run_folder(Path(cfg["run.out"]), f"explore {name}")
-    allowed = _check_allow([*cfg["safety.allow"], *allow])
+    folder = out or build.run_folder(Path(cfg["run.out"]), f"explore {name}")
+    allowed = build.check_allow([*cfg["safety.allow"], *allow])
     attended = not yes and sys.stdin.isatty()
     explore_on = _Exploration(cfg, folder, proposer, allowed, attended)
     if not rollout:
         result = explore_on.run(seed, task, None, None)
     elif virtual:
-        with virtual_phone(cfg) as (serial, phone):
+        with build.virtual_phone(cfg) as (serial, phone):
             setup = _suite_setup(phone_task) if phone_task else None
 
             def reset() -> None:
@@ -139,13 +122,12 @@ def explore(
                     setup(phone)
             result = explore_on.run(seed, task, serial, reset)
     else:
-        from screenpilot.executor.adb import choose_serial
-
-        result = explore_on.run(seed, task, choose_serial(cfg["device.serial"] or None), None)
+        with build.on_phone(cfg, False) as (serial, _):
+            result = explore_on.run(seed, task, serial, None)
     _print_result(result)
 
 
-def _suite_setup(task_id: str) -> Any:
+def _suite_setup(task_id: str) -> Setup:
     from screenpilot.simulator.tasks import get_task
 
     try:
@@ -162,34 +144,27 @@ class _Exploration:
         self.cfg, self.folder, self.proposer_name = cfg, folder, proposer
         self.allow, self.attended = allow, attended
 
-    def proposer(self) -> Any:
+    def proposer(self) -> Proposer:
         from screenpilot.planner.probe import LLMProposer, OfflineProposer
 
         cfg = self.cfg
         if self.proposer_name == "llm" or (self.proposer_name == "auto" and
                                            cfg["planner.kind"] == "llm"):
-            from screenpilot.commands.run_cmd import make_llm
-
-            return LLMProposer(make_llm(cfg))
+            return LLMProposer(build.llm(cfg))
         console.print("proposer: offline (the labels the seed's screens show); "
                       "`--proposer llm` asks the configured LLM", highlight=False)
         return OfflineProposer()
 
-    def rollout(self, serial: str, reset: Callable[[], None] | None) -> Any:
+    def rollout(self, serial: str, reset: Callable[[], None] | None) -> Rollout:
         from screenpilot.agent import Agent, RunOptions
-        from screenpilot.commands.run_cmd import (
-            ask_person,
-            make_describer,
-            make_planner,
-            make_safety,
-        )
         from screenpilot.executor.adb import AdbDevice
-        from screenpilot.model import SensitiveCategory
 
         cfg = self.cfg
         device = AdbDevice.connect(serial)
-        planner, describer, safety = make_planner(cfg), make_describer(cfg), make_safety(cfg)
-        allow = frozenset(SensitiveCategory(a) for a in self.allow)
+        with loading_model():
+            planner = build.planner(cfg)
+        describer, safety = build.describer(cfg), build.safety(cfg)
+        allow = build.allowed(self.allow)
 
         def make_agent(folder: Path) -> Agent:
             options = RunOptions(out=folder, max_steps=cfg["explore.max_steps"],
@@ -202,11 +177,10 @@ class _Exploration:
         def home() -> None:
             device.key("HOME")
 
-        return make_rollout(make_agent, reset or home)
+        return build.rollout(make_agent, reset or home)
 
-    def run(self, seed: Any, task: str, serial: str | None,
-            reset: Callable[[], None] | None) -> Any:
-        from screenpilot.pbd.embed import load_embedder
+    def run(self, seed: Seed | None, task: str, serial: str | None,
+            reset: Callable[[], None] | None) -> ProbeResult:
         from screenpilot.planner.probe import Prober, Query, Seed
 
         cfg = self.cfg
@@ -218,10 +192,10 @@ class _Exploration:
         console.print(f"seed: [bold]{seed.task}[/bold]  app {seed.app or '?'}  "
                       f"{len(seed.steps)} steps", highlight=False)
         proposer = self.proposer()
-        with console.status("loading the embedding model..."):
-            embedder = load_embedder(cfg["embed.model"])
+        with loading_model():
+            embedder = build.encoder(cfg)
 
-        def on_batch(report: Any) -> None:
+        def on_batch(report: BatchReport) -> None:
             console.print(f"batch {report.batch}: proposed {report.proposed}, kept "
                           f"{len(report.kept)}, dropped {len(report.dropped)}"
                           + ("  (at the elbow)" if report.elbow else ""), highlight=False)
@@ -229,7 +203,7 @@ class _Exploration:
                 console.print(f"    dropped '{d.query.text}' ({d.similarity:.2f} like "
                               f"'{d.like}')", highlight=False, style="dim", markup=False)
 
-        def on_rollout(entry: Any) -> None:
+        def on_rollout(entry: BankEntry) -> None:
             cats = ", ".join(entry.categories) or "none"
             console.print(f"  '{entry.query.text}': {entry.outcome} after {len(entry.steps)} "
                           f"steps; sensitive: {cats}", highlight=False, markup=False)
@@ -241,7 +215,7 @@ class _Exploration:
         return explorer.run()
 
 
-def _print_result(result: Any) -> None:
+def _print_result(result: ProbeResult) -> None:
     bank = result.bank
     console.print(f"stopped: {result.stopped}", highlight=False)
     console.print(f"memory bank: {len(bank) - 1} queries and the seed, {result.clusters} "
