@@ -44,17 +44,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from screenpilot.agent import Agent, RunOptions
+from screenpilot import build
+from screenpilot.agent import Agent, Describer, RunOptions
+from screenpilot.config import Config, load_config
 from screenpilot.errors import ScreenpilotError
 from screenpilot.executor.adb import AdbDevice
+from screenpilot.language.taskparse import norm
 from screenpilot.model import ActionKind, ElementKind, Screen, Step
+from screenpilot.planner.base import Planner
 from screenpilot.planner.heuristic import acted_on
+from screenpilot.planner.llm import ScriptedLLM
 from screenpilot.planner.safety import KeywordSafety
-from screenpilot.planner.taskparse import norm
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.simulator.serve import serve_phone
 from screenpilot.simulator.tasks import Task, all_tasks
-from screenpilot.vision.incremental import IncrementalDescriber
 
 RESULTS = Path(__file__).resolve().parent / "results"
 WORDINGS = Path(__file__).resolve().parent / "wordings"
@@ -130,22 +133,25 @@ def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:
     return i
 
 
-def make_planner(kind: str, task: Task) -> Any:
-    if kind == "heuristic":
-        from screenpilot.pbd.embed import load_embedder
-        from screenpilot.planner.heuristic import HeuristicPlanner
+#: What the benchmark pins whatever the user's configuration says; the LLM endpoint of
+#: ``--planner llm`` (and its timeout, deadline and retries) come from the configuration.
+PINNED = {"embed.model": "all-MiniLM-L6-v2", "planner.max_steps": 20,
+          "vision.ocr_threshold": 0.90}
 
-        return HeuristicPlanner(load_embedder("all-MiniLM-L6-v2").encode)
-    from screenpilot.planner.chain import ChainPlanner
-    from screenpilot.planner.llm import OpenAIChat, ScriptedLLM
 
-    if kind == "llm":
-        from screenpilot.config import load_config
+def bench_config(planner_kind: str = "heuristic") -> Config:
+    """The configuration a benchmark run builds its parts from (``build``)."""
+    kind = "heuristic" if planner_kind == "heuristic" else "llm"
+    return load_config({**PINNED, "planner.kind": kind})
 
-        cfg = load_config()
-        return ChainPlanner(OpenAIChat(base_url=cfg["llm.base_url"], model=cfg["llm.model"],
-                                       api_key=cfg["llm.api_key"]))
-    return ChainPlanner(ScriptedLLM([_solution_answer(task)] * (task.min_steps + 6)))
+
+def planner_for(kind: str, task: Task) -> Planner:
+    """The planner of ``--planner``: heuristic, llm (the configured endpoint) or scripted
+    (a ``ScriptedLLM`` following the task's minimal solution)."""
+    if kind == "scripted":
+        chat = ScriptedLLM([_solution_answer(task)] * (task.min_steps + 6))
+        return build.planner(bench_config(kind), chat=chat)
+    return build.planner(bench_config(kind))
 
 
 def find_label(screen: str, label: str) -> int | None:
@@ -203,10 +209,11 @@ class TruthDescriber:
         return self.phone.screen(captured=True)
 
 
-def make_describer(kind: str, phone: VirtualPhone) -> Any:
+def describer_for(kind: str, phone: VirtualPhone) -> Describer:
+    """``--describer``: the simulator's truth, or vision as ``screenpilot run`` builds it."""
     if kind == "truth":
         return TruthDescriber(phone)
-    return IncrementalDescriber()
+    return build.describer(bench_config())
 
 
 def load_wordings(name: str) -> dict[str, list[str]]:
@@ -233,8 +240,8 @@ def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
     outcome = "error"
     steps: list[Step] = []
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), make_describer(describer, phone),
-                      make_planner(planner_kind, task),
+        agent = Agent(AdbDevice(serial), describer_for(describer, phone),
+                      planner_for(planner_kind, task),
                       options=RunOptions(out=out / run_id, max_steps=20, settle_timeout=2.0,
                                          settle_interval=0.05, long_pages=long_pages),
                       safety=KeywordSafety(), handover=None)
