@@ -3,7 +3,11 @@
 The real ``adb`` binary registers it with ``adb connect 127.0.0.1:PORT``; from then
 on ``adb shell``, ``adb push``/``pull`` and every adbutils call reach the phone
 exactly as they would reach a USB phone. The daemon answers ``CNXN`` directly
-(no ``AUTH``), so no key is ever needed.
+(no ``AUTH``), so no key is ever needed; ``AdbDaemon(..., auth="refuse")`` plays a
+phone whose owner has not accepted the computer's key: it answers ``CNXN`` with an
+``AUTH`` token, turns down every signature, takes the public key (the phone would
+now show "Allow USB debugging?") and never lets the client in, so ``adb devices``
+lists it as ``unauthorized``.
 
 Every message is a 24-byte little-endian header followed by ``data_length`` bytes::
 
@@ -15,6 +19,7 @@ Every message is a 24-byte little-endian header followed by ``data_length`` byte
     +------------------------------------------------------------------------+
 
     CNXN(version, max_payload, "device::ro.product.name=..;features=..")
+    AUTH(TOKEN=1, 0, 20 random bytes) -> AUTH(SIGNATURE=2, 0, sig) | AUTH(RSAPUBLICKEY=3, 0, key)
     OPEN(local_id, 0, "service\\0")  ->  OKAY(our_id, local_id) | CLSE(0, local_id)
     WRTE(sender_id, receiver_id, bytes) -> receiver answers OKAY before the next WRTE
     CLSE(sender_id, receiver_id)        closes one stream
@@ -51,6 +56,7 @@ Limits (``Limits``), so that no client can make the phone grow without bound:
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import socket
 import struct
@@ -60,6 +66,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Literal
 
 from screenpilot.simulator.backend import PhoneBackend
 from screenpilot.simulator.shell import FileEntry, MemoryFileSystem, Shell, ShellIO
@@ -73,6 +80,14 @@ A_WRTE = 0x45545257
 A_AUTH = 0x48545541
 A_STLS = 0x534C5453
 KNOWN_COMMANDS = frozenset({A_SYNC, A_CNXN, A_OPEN, A_OKAY, A_CLSE, A_WRTE, A_AUTH, A_STLS})
+
+AUTH_TOKEN = 1
+AUTH_SIGNATURE = 2
+AUTH_RSAPUBLICKEY = 3
+AUTH_TOKEN_SIZE = 20
+#: "none": CNXN is answered at once; "refuse": every key is turned down (unauthorized).
+AuthMode = Literal["none", "refuse"]
+AUTH_MODES: tuple[AuthMode, ...] = ("none", "refuse")
 
 A_VERSION = 0x01000001
 A_VERSION_SKIP_CHECKSUM = 0x01000001
@@ -536,6 +551,8 @@ class Connection:
         self.max_payload = min(MAX_PAYLOAD, self.limits.max_payload)
         self.version = A_VERSION
         self.connected = False
+        #: The client's key was accepted (always, unless the daemon refuses keys).
+        self.authorized = False
         self._send_lock = threading.Lock()
         self._lock = threading.Lock()
         self._streams: dict[int, Stream] = {}
@@ -622,6 +639,12 @@ class Connection:
             return
         if not self.connected:
             raise ProtocolError("packet before CNXN")
+        if msg.command == A_AUTH:
+            self._on_auth(msg)
+            return
+        if not self.authorized:
+            self.daemon.count("packets ignored: not authorised")
+            return
         if msg.command == A_OPEN:
             self._on_open(msg)
             return
@@ -643,7 +666,30 @@ class Connection:
         self.version = min(msg.arg0, A_VERSION)
         self.max_payload = max(256, min(msg.arg1, MAX_PAYLOAD, self.limits.max_payload))
         self.connected = True
-        self.send(Message(A_CNXN, self.version, self.max_payload, banner(self.daemon.backend)))
+        if self.daemon.auth == "none":
+            self.authorized = True
+            self.send(Message(A_CNXN, self.version, self.max_payload,
+                              banner(self.daemon.backend)))
+            return
+        self._ask_for_key()
+
+    def _ask_for_key(self) -> None:
+        """AUTH(TOKEN): the client is to sign these random bytes with its key."""
+        self.send(Message(A_AUTH, AUTH_TOKEN, 0, os.urandom(AUTH_TOKEN_SIZE)))
+
+    def _on_auth(self, msg: Message) -> None:
+        """A signature is turned down with a new token (the client tries its next key);
+        a public key is where a real phone shows "Allow USB debugging?": nobody taps
+        Allow here, so the client waits, unauthorised, until it gives up."""
+        if self.authorized:
+            return
+        if msg.arg0 == AUTH_SIGNATURE:
+            self.daemon.count("auth: signatures refused")
+            self._ask_for_key()
+        elif msg.arg0 == AUTH_RSAPUBLICKEY:
+            self.daemon.count("auth: keys offered, never accepted")
+        else:
+            raise ProtocolError(f"AUTH of unknown type {msg.arg0}")
 
     def _on_open(self, msg: Message) -> None:
         name = msg.data.rstrip(b"\x00").decode(errors="replace")
@@ -716,8 +762,12 @@ class AdbDaemon:
     """
 
     def __init__(self, backend: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0,
-                 fs: MemoryFileSystem | None = None, limits: Limits | None = None) -> None:
+                 fs: MemoryFileSystem | None = None, limits: Limits | None = None,
+                 auth: AuthMode = "none") -> None:
+        if auth not in AUTH_MODES:
+            raise ValueError(f"unknown auth mode {auth!r}: one of {', '.join(AUTH_MODES)}")
         self.backend = backend
+        self.auth = auth
         self.limits = limits or Limits()
         self._buffered = 0
         self._counts: Counter[str] = Counter()
