@@ -38,7 +38,7 @@ NESTED = (1.0, 0.95, 0.9, 0.8, 0.7)
 def held_out_dataset(src: Path, out: Path) -> Path:
     """Convert DroidBot screens; the trained-on apps go to train, the rest to val."""
     from screenpilot.datasets.convert import assign_splits, convert
-    from screenpilot.datasets.synthetic import DROIDBOT_TRAIN_APPS
+    from screenpilot.datasets.synth import DROIDBOT_TRAIN_APPS
     from screenpilot.datasets.yolo import write_yolo
 
     samples = list(convert("droidbot", src))
@@ -96,7 +96,7 @@ def _r(value: float | None) -> float | None:
 
 def bench(weights: Path, data: Path, split: str, modes: list[str], thresholds: list[float],
           imgsz: int | None, threads: int | None, conf: float) -> dict[str, Any]:
-    from screenpilot.datasets.synthetic import DROIDBOT_TRAIN_APPS
+    from screenpilot.datasets.synth import DROIDBOT_TRAIN_APPS
     from screenpilot.datasets.yolo import read_split
 
     samples = read_split(data, split)

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from screenpilot.cli import app
-from screenpilot.datasets.synthetic import (
+from screenpilot.datasets.synth import (
     KINDS,
     SynthConfig,
     Texts,

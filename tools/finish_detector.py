@@ -44,7 +44,7 @@ def ship(run: Path, models: Path) -> Path:
 
 def held_out(droidbot: Path, out: Path) -> Path:
     from screenpilot.datasets.convert import assign_splits, convert
-    from screenpilot.datasets.synthetic import DROIDBOT_TRAIN_APPS
+    from screenpilot.datasets.synth import DROIDBOT_TRAIN_APPS
     from screenpilot.datasets.yolo import write_yolo
 
     samples = list(convert("droidbot", droidbot))

@@ -208,7 +208,7 @@ def synth_cmd(
     """Generate random screens from the virtual phone's renderer with their widget boxes."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from screenpilot.datasets.synthetic import SynthConfig, counts_table, parse_mix, synthesize
+    from screenpilot.datasets.synth import SynthConfig, counts_table, parse_mix, synthesize
 
     config = SynthConfig(n=n, seed=seed, val_share=val_share, max_side=max_side,
                          mix=parse_mix(mix))
