@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from screenpilot import fonts
+from screenpilot.core import fonts
 from screenpilot.errors import DataError
 from screenpilot.vision.icon_vocab import Vocabulary, load_vocabulary
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from screenpilot.errors import DataError
-from screenpilot.offline import enforce_offline
+from screenpilot.core.offline import enforce_offline
 
 log = logging.getLogger(__name__)
 FALLBACK_NAME = "all-MiniLM-L6-v2"

@@ -1,7 +1,7 @@
 """Pixel primitives for the renderer: cached fonts, anti-aliased shapes, text, icons.
 
 Everything here works in screen pixels. Fonts come from pip packages through
-``screenpilot.fonts`` (Roboto for Latin text, Noto Sans CJK when a string holds
+``screenpilot.core.fonts`` (Roboto for Latin text, Noto Sans CJK when a string holds
 Chinese, Material Design Icons for glyphs) and are cached per size and weight.
 Round shapes are drawn from supersampled masks that are cached per geometry, so
 a frame costs a few pastes and the result is identical for identical input.
@@ -14,7 +14,7 @@ import functools
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from screenpilot import fonts
+from screenpilot.core import fonts
 from screenpilot.errors import DataError
 from screenpilot.simulator.theme import RGB
 

@@ -61,7 +61,7 @@ ProgressFn = Callable[[EpochProgress], None]
 
 def prepare_ultralytics() -> None:
     """Offline switches for ultralytics; call before importing it."""
-    from screenpilot.offline import enforce_offline
+    from screenpilot.core.offline import enforce_offline
 
     enforce_offline(ultralytics=True)
     os.environ.setdefault("YOLO_AUTOINSTALL", "false")

@@ -43,7 +43,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     from PIL import ImageFont
 
     try:
-        from screenpilot.fonts import text_font
+        from screenpilot.core.fonts import text_font
 
         return ImageFont.truetype(str(text_font()), size)
     except Exception:  # no font package: Pillow's built-in bitmap font still works
