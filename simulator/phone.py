@@ -1,7 +1,7 @@
 """``VirtualPhone``: the state machine behind the virtual phone's screen.
 
 It implements ``backend.PhoneBackend`` (what adbd and the shell need) on top of
-the apps in ``apps/`` and the renderer in ``render.py``:
+the apps in ``apps/`` and the renderer in ``render/``:
 
 - a task (back stack of page entries) per launched app, the launcher always
   underneath; BACK closes the keyboard, a menu, a dialog, then the page, and

@@ -1,235 +1,22 @@
-"""Page -> pixels + ground truth: the virtual phone's window manager and System UI.
+"""``render_page``: one frame composed the way Android's window manager and System UI do.
 
-``render_page(page, env, ui)`` draws one frame the way Android composes it:
-
-- the page body (a widget tree from ``widgets/``) in the viewport between the
-  toolbar and the bottom bars, shifted up by the scroll offset and clipped;
-- the app bar (back arrow, title, action icons, overflow menu), an optional
-  bottom tab bar and floating action button, fixed while the body scrolls;
-- System UI: the status bar (time, Bluetooth, Wi-Fi, signal, battery) and the
-  navigation bar (3-button or gesture handle);
-- the on-screen QWERTY keyboard while a field has focus, an open overflow menu,
-  a dialog over a dim scrim, and a toast.
-
-It returns a ``Frame``: the RGB image, every visible ``TruthElement`` and
-``TruthBlock`` (boxes clipped to what is visible, hidden ones dropped) and the
-hit ``Target`` list the phone uses to route touches. ``frame_to_screen`` turns a
-frame into a ground-truth ``screenpilot.model.Screen``.
-
-Sizes follow Android: px = dp * dpi / 160, at real phone resolutions (see
-``SIZES``). The same inputs always give the same pixels.
+Layers in order: the page body in the viewport (scrolled and clipped), the app bar,
+tab bar and FAB, the on-screen keyboard, the status and navigation bars, the
+overflow menu, a toast, and a dialog over a dim scrim; elements mostly hidden
+under an opaque overlay are dropped from the truth.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
-
 from PIL import Image
 
-from screenpilot.errors import ConfigError
-from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.model import BlockKind, Box, ElementKind
 from screenpilot.simulator import draw
 from screenpilot.simulator.draw import Painter
-from screenpilot.simulator.theme import RGB, Theme, make_theme, mix
-from screenpilot.simulator.widgets import (
-    Dialog,
-    Fab,
-    RenderCtx,
-    TabBar,
-    Target,
-    TruthBlock,
-    TruthElement,
-    Widget,
-)
-
-NavMode = Literal["3button", "gesture"]
-KeyboardMode = Literal["abc", "ABC", "123"]
-
-
-@dataclass(frozen=True, slots=True)
-class ScreenSpec:
-    """Screen geometry: pixels (portrait) and density in dpi."""
-
-    width: int = 1080
-    height: int = 2400
-    dpi: int = 420
-
-    def __post_init__(self) -> None:
-        if not (200 <= self.width <= 4000 and 200 <= self.height <= 5000):
-            raise ConfigError(f"unusable screen size {self.width}x{self.height}",
-                              hint="use e.g. 1080x2400")
-        if not 80 <= self.dpi <= 800:
-            raise ConfigError(f"unusable density {self.dpi} dpi", hint="use e.g. 420")
-
-    @property
-    def scale(self) -> float:
-        """Pixels per dp."""
-        return self.dpi / 160
-
-    @classmethod
-    def parse(cls, size: str, dpi: int | None = None) -> ScreenSpec:
-        """``"1080x2400"`` (density defaults to that size's usual one)."""
-        try:
-            w, h = (int(v) for v in size.lower().split("x"))
-        except ValueError as exc:
-            raise ConfigError(f"bad screen size {size!r}", hint="use WIDTHxHEIGHT") from exc
-        return cls(w, h, dpi or default_density(w, h))
-
-
-#: Named sizes the phone is tested at: (width, height, dpi).
-SIZES: dict[str, ScreenSpec] = {
-    "phone": ScreenSpec(1080, 2400, 420),
-    "phone_fhd": ScreenSpec(1080, 1920, 420),
-    "phone_hd": ScreenSpec(720, 1600, 320),
-    "tablet": ScreenSpec(1200, 2000, 240),
-}
-
-
-def default_density(width: int, height: int) -> int:
-    for spec in SIZES.values():
-        if (spec.width, spec.height) == (width, height):
-            return spec.dpi
-    return 420 if min(width, height) >= 1000 else 320
-
-
-@dataclass(frozen=True, slots=True)
-class StatusInfo:
-    """What the status bar shows."""
-
-    time: str = "12:30"
-    battery: int = 85
-    wifi: bool = True
-    bluetooth: bool = False
-    airplane: bool = False
-    show_percent: bool = False
-    dnd: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RenderEnv:
-    """Everything about the device that is not the app: screen, theme, system bars."""
-
-    spec: ScreenSpec = field(default_factory=ScreenSpec)
-    theme: Theme = field(default_factory=make_theme)
-    status: StatusInfo = field(default_factory=StatusInfo)
-    nav_mode: NavMode = "3button"
-    font_scale: float = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class UiState:
-    """The transient UI state of the top page: scroll, fields, focus, overlays."""
-
-    scroll: int = 0
-    fields: Mapping[str, str] = field(default_factory=dict)
-    focus: str | None = None
-    keyboard: bool = False
-    kbd_mode: KeyboardMode = "abc"
-    menu_open: bool = False
-    toast: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ToolbarAction:
-    """An icon button in the app bar."""
-
-    icon: str
-    key: str
-
-
-@dataclass(frozen=True, slots=True)
-class MenuItem:
-    """An entry of the app bar's overflow menu."""
-
-    label: str
-    key: str
-
-
-@dataclass(frozen=True, eq=False)
-class Page:
-    """One screen of an app: a body widget and its chrome.
-
-    ``secure`` marks FLAG_SECURE (screencap is black). ``wallpaper`` draws the
-    home-screen wallpaper behind a transparent status bar. ``activity`` is the
-    Android activity name ``dumpsys window`` reports (the app's main one when empty).
-    """
-
-    body: Widget
-    title: str = ""
-    back: bool = True
-    toolbar: bool = True
-    actions: Sequence[ToolbarAction] = ()
-    menu: Sequence[MenuItem] = ()
-    tabs: TabBar | None = None
-    fab: Fab | None = None
-    secure: bool = False
-    wallpaper: bool = False
-    background: str = "background"
-    activity: str = ""
-
-
-@dataclass(frozen=True, eq=False)
-class Frame:
-    """A rendered frame: the image and the truth about every visible element."""
-
-    image: Image.Image
-    elements: tuple[TruthElement, ...]
-    blocks: tuple[TruthBlock, ...]
-    targets: tuple[Target, ...]
-    viewport: Box
-    scroll: int = 0
-    max_scroll: int = 0
-    secure: bool = False
-    app: str = ""
-    dialog_box: Box | None = None
-    menu_box: Box | None = None
-    keyboard_box: Box | None = None
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.image.size
-
-    def captured(self) -> Image.Image:
-        """What ``screencap`` returns: the image, or black for a secure page."""
-        if self.secure:
-            return Image.new("RGB", self.image.size, (0, 0, 0))
-        return self.image
-
-    def png(self) -> bytes:
-        buf = io.BytesIO()
-        self.captured().save(buf, format="PNG", compress_level=1)
-        return buf.getvalue()
-
-    def hit(self, x: float, y: float) -> Target | None:
-        """The topmost target under (x, y); only the dialog's while a dialog is open."""
-        layer = 2 if self.menu_box is not None else 1 if self.dialog_box is not None else 0
-        for t in reversed(self.targets):
-            if t.layer >= layer and t.box.contains(x, y):
-                return t
-        return None
-
-    def find(self, text: str) -> TruthElement | None:
-        """The first element whose text (or icon name) is ``text``."""
-        for e in self.elements:
-            if text in (e.text, e.icon):
-                return e
-        return None
-
-
-# --- metrics ------------------------------------------------------------------------------
-def status_bar_height(spec: ScreenSpec) -> int:
-    return round(32 * spec.scale)
-
-
-def nav_bar_height(spec: ScreenSpec, mode: NavMode) -> int:
-    return round((48 if mode == "3button" else 24) * spec.scale)
-
-
-def keyboard_height(spec: ScreenSpec) -> int:
-    return round((44 + 4 * 54 + 8) * spec.scale)
+from screenpilot.simulator.render.page import Frame, KeyboardMode, Page, RenderEnv, UiState
+from screenpilot.simulator.render.spec import keyboard_height, nav_bar_height, status_bar_height
+from screenpilot.simulator.theme import RGB, Theme, mix
+from screenpilot.simulator.widgets import Dialog, Fab, RenderCtx, TruthBlock, TruthElement
 
 
 def _wallpaper_colors(theme: Theme) -> tuple[RGB, RGB]:
@@ -238,7 +25,6 @@ def _wallpaper_colors(theme: Theme) -> tuple[RGB, RGB]:
     return ((0x6E, 0x9B, 0xE6), (0xE9, 0xA8, 0xC4))
 
 
-# --- the frame ------------------------------------------------------------------------------
 class _Composer:
     """Draws the layers of one frame in order."""
 
@@ -587,48 +373,3 @@ def render_page(page: Page, env: RenderEnv | None = None, ui: UiState | None = N
     kb_box = composer.keyboard() if ui.keyboard else None
     return composer.finish(frame.scroll, frame.max_scroll, frame.menu_box, kb_box,
                            dialog_box=box)
-
-
-# --- truth -> Screen ------------------------------------------------------------------------
-_ICON_LABELS: dict[str, str] = {
-    "arrow_left": "back", "dots_vertical": "more options", "magnify": "search",
-    "plus": "add", "close": "close", "nav_back": "back", "nav_home": "home",
-    "nav_recents": "recent apps", "backspace_outline": "delete", "keyboard_return": "enter",
-    "arrow_up_bold_outline": "shift", "arrow_up_bold": "caps lock", "cog": "settings",
-    "signal_cellular_3": "signal", "wifi_strength_4": "wifi",
-}
-
-
-def icon_label(name: str) -> str:
-    """A readable label for an icon name (``arrow_left`` -> ``back``)."""
-    if name.startswith("battery"):
-        return "battery"
-    return _ICON_LABELS.get(name, name.replace("_", " "))
-
-
-def frame_to_screen(frame: Frame, *, captured: bool = False) -> Screen:
-    """The ground-truth ``Screen`` of a frame. With ``captured``, what screencap shows:
-    a secure frame is then blank (no elements)."""
-    w, h = frame.size
-    if captured and frame.secure:
-        return Screen(width=w, height=h, app=frame.app, secure=True)
-    blocks = [Block(id=i, box=b.box, kind=b.kind, caption=b.caption, scrollable=b.scrollable,
-                    active_element=b.active) for i, b in enumerate(frame.blocks)]
-    elements = [
-        Element(id=i, kind=e.kind, box=e.box, text=e.text, icon_label=icon_label(e.icon)
-                if e.icon else "", caption=e.caption if e.caption != e.text else "",
-                clickable=e.clickable, editable=e.editable, checked=e.checked,
-                selected=e.selected, hint=e.hint and bool(e.text), password=e.password,
-                block_id=e.block,
-                scrollable=e.block is not None and frame.blocks[e.block].scrollable)
-        for i, e in enumerate(frame.elements)]
-    return Screen(width=w, height=h, elements=tuple(elements), blocks=tuple(blocks),
-                  app=frame.app, secure=frame.secure)
-
-
-__all__ = [
-    "SIZES", "Frame", "KeyboardMode", "MenuItem", "NavMode", "Page", "RenderEnv", "ScreenSpec",
-    "StatusInfo", "ToolbarAction", "UiState", "default_density",
-    "frame_to_screen", "icon_label", "keyboard_height", "keyboard_rows", "nav_bar_height",
-    "render_page", "status_bar_height",
-]
