@@ -28,8 +28,10 @@ import numpy.typing as npt
 
 from screenpilot.errors import ImageError, VisionError
 from screenpilot.model import WIDGET_CLASSES, Box, Element, ElementKind
+from screenpilot.vision.onnx import open_session
 
 if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
     from PIL import Image as PILImage
 
 Mode = Literal["letterbox", "rect", "tile"]
@@ -306,26 +308,11 @@ def decode(output: FloatArray, conf: float,
 # --------------------------------------------------------------------------- model loading
 
 
-def _open_session(path: Path, threads: int | None) -> Any:
-    if not path.is_file():
-        raise VisionError(f"detector model {path} not found", hint=MODEL_HINT)
-    try:
-        import onnxruntime as ort
-    except ImportError as exc:
-        raise VisionError("onnxruntime is not installed", hint="pip install onnxruntime") from exc
-    options = ort.SessionOptions()
-    options.log_severity_level = 3
-    if threads:
-        options.intra_op_num_threads = threads
-    try:
-        return ort.InferenceSession(str(path), sess_options=options,
-                                    providers=["CPUExecutionProvider"])
-    except Exception as exc:  # InvalidProtobuf, NoSuchFile, Fail... are not one class
-        raise VisionError(f"detector model {path} cannot be loaded (corrupt or not ONNX): "
-                          f"{str(exc)[:300]}", hint=MODEL_HINT) from exc
+def _open_session(path: Path, threads: int | None) -> InferenceSession:
+    return open_session(path, what="detector model", hint=MODEL_HINT, threads=threads)
 
 
-def _input_spec(session: Any) -> tuple[str, tuple[int, int] | None]:
+def _input_spec(session: InferenceSession) -> tuple[str, tuple[int, int] | None]:
     inputs = session.get_inputs()
     if len(inputs) != 1 or len(inputs[0].shape) != 4:
         raise VisionError("detector model does not take one NCHW image", hint=MODEL_HINT)
@@ -344,7 +331,7 @@ def _meta_imgsz(meta: dict[str, str]) -> int | None:
     return int(value) if isinstance(value, int) else None
 
 
-def _names(meta: dict[str, str], session: Any) -> list[str]:
+def _names(meta: dict[str, str], session: InferenceSession) -> list[str]:
     """Class names from ultralytics' metadata, else the 12 widget classes."""
     raw = meta.get("names")
     if raw:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -25,10 +25,15 @@ from PIL import Image, UnidentifiedImageError
 
 from screenpilot.errors import ImageError, VisionError
 from screenpilot.vision.icon_vocab import UNKNOWN
+from screenpilot.vision.onnx import open_session
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "icons.onnx"
 DEFAULT_LABELS = MODELS_DIR / "icons_labels.json"
+MODEL_HINT = "`screenpilot export icons` writes it, or set vision.icons"
 MAX_CROP_SIDE = 4096
 MAX_ASPECT = 1.25
 
@@ -136,23 +141,11 @@ class OnnxImageTower:
         return np.concatenate(outs) if outs else np.zeros((0, 1), np.float32)
 
 
-def _open_session(path: Path, threads: int) -> Any:
-    if not path.is_file():
-        raise VisionError(f"icon model {path} does not exist",
-                          hint="`screenpilot export icons` writes it, or set vision.icons")
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = max(1, threads)
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
+def _open_session(path: Path, threads: int) -> InferenceSession:
     # int8-stored weights (``export icons --quantize``): let the optimiser fold their
     # DequantizeLinear nodes into float constants once, at load time.
-    options.add_session_config_entry("session.disable_quant_qdq", "1")
-    try:
-        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime's Fail/InvalidGraph/... are not one class
-        raise VisionError(f"cannot load icon model {path}: {exc}") from exc
+    return open_session(path, what="icon model", hint=MODEL_HINT, threads=max(1, threads),
+                        inter_threads=1, config={"session.disable_quant_qdq": "1"})
 
 
 @dataclass(frozen=True)
