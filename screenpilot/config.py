@@ -69,10 +69,10 @@ DEFAULTS: dict[str, Option] = {
     "embed.model": Option(str, "bge-small-en-v1.5", "sentence-transformers model name or path"),
     "knowledge.path": Option(str, "", "exploration knowledge file (JSON); empty = knowledge.json "
                                       "in the demonstration store folder"),
-    # explore and learn (`screenpilot explore-task`, AutoTask)
-    "autotask.max_steps": Option(int, 20, "explore-task: more than this many actions counts "
+    # explore and learn (`screenpilot autotask`, AutoTask)
+    "autotask.max_steps": Option(int, 20, "autotask: more than this many actions counts "
                                           "as done"),
-    "autotask.replay": Option(bool, True, "explore-task: replay the stored path of a known "
+    "autotask.replay": Option(bool, True, "autotask: replay the stored path of a known "
                                           "task with the new command's values"),
     "pbd.threshold": Option(float, 0.6, "least cosine similarity for a demonstration to guide "
                             "a run"),
@@ -84,7 +84,7 @@ DEFAULTS: dict[str, Option] = {
     "safety.exemplars": Option(bool, True, "also compare each screen's text with labelled "
                                "sensitive screens (embed.model)"),
     "safety.llm": Option(bool, False, "also ask the LLM (llm.*) whether a screen is sensitive"),
-    # exploration (`screenpilot explore`)
+    # probing an app from one task (`screenpilot probe`)
     "explore.per_batch": Option(int, 8, "queries the proxy user proposes per batch"),
     "explore.max_batches": Option(int, 10, "stop exploring after this many batches"),
     "explore.tau": Option(float, 0.85, "drop a query this similar (cosine) to one already kept"),
