@@ -13,12 +13,14 @@ import json
 import socket
 import struct
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
 import adbutils
+import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -263,6 +265,61 @@ def _recv(sock: socket.socket, n: int) -> bytes:
         assert chunk, "adbd closed the connection"
         data += chunk
     return data
+
+
+# --- the demonstration store --------------------------------------------------------------
+class Hashing:
+    """A tiny deterministic encoder standing in for the embedder (no torch needed)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.array([[float((hash(t) >> s) & 0xFF) + 1.0 for s in range(0, 64, 8)]
+                        for t in texts], dtype=np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_store_health_lock_and_embedder_mismatch(tmp_path: Path) -> None:
+    import filelock
+
+    from screenpilot.doctor.store import check_store
+    from screenpilot.pbd.store import LOCK_FILE, DemoRecord, DemoStore
+
+    root = tmp_path / "store"
+    cfg = load_config({"store.path": str(root), "embed.model": "all-MiniLM-L6-v2"}, env={},
+                      path=Path("/nonexistent.toml"))
+    empty = check_store(cfg)
+    assert empty.status is Status.OK and "no demonstrations yet" in empty.detail
+    with DemoStore.open(root, embedder=Hashing("all-MiniLM-L6-v2")) as demos:
+        demos.add(DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Wi-Fi'")))
+    healthy = check_store(cfg)
+    assert healthy.status is Status.OK, healthy
+    assert "demonstrations 1 by all-MiniLM-L6-v2" in healthy.detail
+    assert "not locked" in healthy.detail
+    lock = filelock.FileLock(root / LOCK_FILE, timeout=1, is_singleton=False)
+    held = threading.Event()
+    holder = threading.Thread(target=lambda: _hold(lock, held, seconds=8.0))
+    holder.start()
+    assert held.wait(10)
+    try:
+        busy = check_store(cfg)
+    finally:
+        holder.join()
+    assert busy.status is Status.WARN and "busy" in busy.detail, busy
+    other = load_config({"store.path": str(root), "embed.model": str(tmp_path / "bge-local")},
+                        env={}, path=Path("/nonexistent.toml"))
+    (tmp_path / "bge-local").mkdir()
+    stale = check_store(other)
+    assert stale.status is Status.WARN and "not searched until re-embedded" in stale.detail
+    assert stale.fix == "screenpilot demos reembed"
+
+
+def _hold(lock: Any, held: threading.Event, *, seconds: float) -> None:
+    """Another process's command holding the store (``seconds``, longer than doctor waits)."""
+    with lock:
+        held.set()
+        time.sleep(seconds)
 
 
 # --- the LLM check on its own ------------------------------------------------------------

@@ -54,9 +54,9 @@ def check_embedder(model: str) -> Check:
     if name != model and name == FALLBACK_NAME and model.lower() != FALLBACK_NAME.lower():
         return warn(EMBEDDER, f"{model} (embed.model) is not on this computer: the packaged "
                               f"{FALLBACK_NAME} embeds instead (weaker on Chinese)",
-                    f"put the sentence-transformers folder of {model} at "
-                    f"{user_models_dir() / model}, or use the packaged one on purpose: "
-                    f"`--set embed.model={FALLBACK_NAME}`")
+                    f"`screenpilot models pull {model}` (needs the network once), or copy "
+                    f"its sentence-transformers folder to {user_models_dir() / model}\n"
+                    f"or use the packaged one on purpose: `--set embed.model={FALLBACK_NAME}`")
     return ok(EMBEDDER, f"{name} ({path})")
 
 
