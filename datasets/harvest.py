@@ -135,12 +135,12 @@ class HarvestReport:
 def converted(root: Path, report: HarvestReport,
               screen_filters: ScreenFilters = ScreenFilters()) -> Iterator[tuple[Sample, Any]]:
     """Every kept screen of every source, with its grey pixels; drops are counted."""
-    from screenpilot.datasets.convert import _image
+    from screenpilot.datasets.convert import read_image
 
     deduper = Deduper(screen_filters.max_hash_distance)
     for source in sources(root):
         for sample in _samples(source, report, deduper):
-            _w, _h, gray = _image(sample.image)
+            _w, _h, gray = read_image(sample.image)
             reason = screen_drop_reason(sample, source.fmt, gray, deduper, screen_filters)
             if reason:
                 report.screens.drop(source.name, reason)
@@ -158,7 +158,7 @@ def _samples(source: HarvestSource, report: HarvestReport, deduper: Deduper) -> 
         yield from convert(source.fmt, source.folder, filters=REAL_FILTERS,
                            report=report.convert)
         return
-    from screenpilot.datasets.convert import _droidbot_sample, _load_json, match_states
+    from screenpilot.datasets.convert import droidbot_sample, load_json, match_states
     from screenpilot.datasets.yolo import IMAGE_SUFFIXES
 
     seen: set[str] = set()
@@ -167,13 +167,13 @@ def _samples(source: HarvestSource, report: HarvestReport, deduper: Deduper) -> 
         matched = match_states(screens, sorted(folder.glob("state_*.json")))
         report.convert.skipped_screens += [str(s) for s in screens if s not in matched]
         for screen, state_path in matched.items():
-            state_str = str(_load_json(state_path).get("state_str") or "")
+            state_str = str(load_json(state_path).get("state_str") or "")
             if state_str and state_str in seen:
                 report.screens.drop(source.name, "duplicate state")
                 continue
             seen.add(state_str)
-            sample = _droidbot_sample(screen, state_path, folder.name, REAL_FILTERS,
-                                      report.convert)
+            sample = droidbot_sample(screen, state_path, folder.name, REAL_FILTERS,
+                                     report.convert)
             report.convert.add(sample)
             yield sample
 

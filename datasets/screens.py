@@ -40,7 +40,7 @@ from typing import Any
 
 from screenpilot.datasets.convert import (
     Node,
-    _scale,
+    bounds_scale,
     droidbot_nodes,
     is_visible,
     rico_nodes,
@@ -81,7 +81,7 @@ class ScreenReport:
 def hierarchy_nodes(fmt: str, path: Path, width: int) -> tuple[list[Node], str]:
     """The nodes of a screen's hierarchy (screen pixels) and its ``state_str``."""
     if fmt == "uiautomator":
-        from screenpilot.datasets.uiautomator import dump_nodes, read_dump
+        from screenpilot.datasets.convert.uiautomator import dump_nodes, read_dump
 
         return dump_nodes(read_dump(path), width), ""
     doc: Any = json.loads(path.read_text(encoding="utf-8"))
@@ -89,7 +89,7 @@ def hierarchy_nodes(fmt: str, path: Path, width: int) -> tuple[list[Node], str]:
         root = doc["activity"]["root"]
         return rico_nodes(root, width / float(root.get("bounds", [0, 0, 1440])[2] or width)), ""
     views = doc.get("views") or []
-    scale = _scale(max((v["bounds"][1][0] for v in views), default=width), width)
+    scale = bounds_scale(max((v["bounds"][1][0] for v in views), default=width), width)
     return droidbot_nodes(views, scale), str(doc.get("state_str") or "")
 
 

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from screenpilot.datasets.convert import Filters, Node, convert, label_nodes, match_states
+from screenpilot.datasets.convert.uiautomator import parse_bounds
 from screenpilot.datasets.harvest import build, choose_val_apps, is_system
 from screenpilot.datasets.screens import (
     Deduper,
@@ -23,7 +24,6 @@ from screenpilot.datasets.screens import (
     web_share,
     web_view_share,
 )
-from screenpilot.datasets.uiautomator import parse_bounds
 from screenpilot.datasets.yolo import read_split
 from screenpilot.errors import DataError
 from screenpilot.model import ElementKind

@@ -14,15 +14,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
-from screenpilot.datasets.convert import (
-    ConvertReport,
-    Filters,
-    Node,
-    _image,
-    _scale,
-    _slug,
-    label_nodes,
-)
+from screenpilot.datasets.convert.files import bounds_scale, read_image, slug
+from screenpilot.datasets.convert.filters import label_nodes
+from screenpilot.datasets.convert.records import ConvertReport, Filters, Node
 from screenpilot.datasets.yolo import Sample
 from screenpilot.errors import DataError
 
@@ -67,7 +61,7 @@ def dump_nodes(root: ET.Element, width: int) -> list[Node]:
     """A dump's nodes in the pixels of a screenshot ``width`` wide (a downscaled
     screenshot scales the dump's bounds)."""
     nodes = uiautomator_nodes(root)
-    scale = _scale(max((n.box[2] for n in nodes), default=float(width)), width)
+    scale = bounds_scale(max((n.box[2] for n in nodes), default=float(width)), width)
     return uiautomator_nodes(root, scale) if scale != 1.0 else nodes
 
 
@@ -114,11 +108,11 @@ def convert_uiautomator(src: Path, *, filters: Filters = Filters(),
             report.skipped_screens.append(str(path))
             continue
         root = read_dump(path)
-        width, height, gray = _image(image)
+        width, height, gray = read_image(image)
         nodes = dump_nodes(root, width)
         boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
         sample = Sample(image, width, height, tuple(boxes), app=dump_app(root),
-                        name=f"{_slug(path.parent.name)}__{path.stem}",
+                        name=f"{slug(path.parent.name)}__{path.stem}",
                         meta={"state": str(path), "source": path.parent.name})
         report.add(sample)
         yield sample
