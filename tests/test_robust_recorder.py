@@ -11,7 +11,9 @@ from PIL import Image
 
 from screenpilot.executor.device import Gesture
 from screenpilot.model import Box, Element, ElementKind, Screen
-from screenpilot.pbd.recorder import Frame, Recorder, Touch, _Frames, _State
+from screenpilot.pbd.recorder import Frame, Recorder, Touch
+from screenpilot.pbd.recorder.frames import Frames as _Frames
+from screenpilot.pbd.recorder.steps import RecordingState as _State
 
 W, H, DPI = 1080, 2400, 420
 
