@@ -58,7 +58,7 @@ from screenpilot.planner.explore import (  # noqa: E402
     HeuristicChecker,
     HeuristicScorer,
 )
-from screenpilot.planner.heuristic import HeuristicPlanner  # noqa: E402
+from screenpilot.planner.offline import HeuristicPlanner  # noqa: E402
 from screenpilot.planner.safety import KeywordSafety  # noqa: E402
 from screenpilot.planner.taskparse import parse_task  # noqa: E402
 from screenpilot.simulator.phone import VirtualPhone  # noqa: E402

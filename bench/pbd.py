@@ -50,7 +50,7 @@ from screenpilot.pbd.embed import load_embedder  # noqa: E402
 from screenpilot.pbd.recorder import Recorder, Recording  # noqa: E402
 from screenpilot.pbd.store import DemoRecord, DemoStore, Entry  # noqa: E402
 from screenpilot.planner.base import PlanHints  # noqa: E402
-from screenpilot.planner.heuristic import HeuristicPlanner  # noqa: E402
+from screenpilot.planner.offline import HeuristicPlanner  # noqa: E402
 from screenpilot.planner.safety import KeywordSafety  # noqa: E402
 from screenpilot.simulator.phone import VirtualPhone  # noqa: E402
 from screenpilot.simulator.render import icon_label  # noqa: E402

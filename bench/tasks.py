@@ -52,8 +52,8 @@ from screenpilot.executor.adb import AdbDevice
 from screenpilot.language.taskparse import norm
 from screenpilot.model import ActionKind, ElementKind, Screen, Step
 from screenpilot.planner.base import Planner
-from screenpilot.planner.heuristic import acted_on
 from screenpilot.planner.llm import ScriptedLLM
+from screenpilot.planner.offline import acted_on
 from screenpilot.planner.safety import KeywordSafety
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.simulator.serve import serve_phone

@@ -59,13 +59,9 @@ from screenpilot.pbd.pages import content, page_labels, same_page, title
 from screenpilot.pbd.paths import effective_path, op_words
 from screenpilot.planner.base import Decision, PlanHints, Planner, Usage
 from screenpilot.planner.demos import TAPPABLE
-from screenpilot.planner.heuristic import (
-    Encoder,
-    HeuristicPlanner,
-    describe_for_match,
-    purpose_bonus,
-)
+from screenpilot.planner.encoding import Encoder
 from screenpilot.planner.llm import ChatModel
+from screenpilot.planner.offline import HeuristicPlanner, describe_for_match, purpose_bonus
 from screenpilot.planner.parse import extract_json
 
 REPETITION_PENALTY = 10.0

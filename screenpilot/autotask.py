@@ -55,6 +55,7 @@ from screenpilot.pbd.knowledge import (
 )
 from screenpilot.pbd.paths import UNDO_PREFIX, effective_path, op_words
 from screenpilot.planner.base import Decision
+from screenpilot.planner.encoding import Encoder
 from screenpilot.planner.explore import (
     MAX_CHECK_PENALTY,
     Checker,
@@ -64,7 +65,6 @@ from screenpilot.planner.explore import (
     choose_undo,
     llm_lessons,
 )
-from screenpilot.planner.heuristic import Encoder
 from screenpilot.planner.llm import ChatModel
 from screenpilot.report import write_report
 

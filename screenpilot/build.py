@@ -123,7 +123,7 @@ def planner(cfg: Config, *, chat: ChatModel | None = None) -> Planner:
         return ChainPlanner(
             chat if chat is not None else llm(cfg), max_steps=cfg["planner.max_steps"]
         )
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
 
     return HeuristicPlanner(encoder(cfg).encode, max_steps=cfg["planner.max_steps"])
 

@@ -298,7 +298,7 @@ def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: An
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.pbd.knowledge import Knowledge
     from screenpilot.planner.explore import HeuristicScorer
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
 
     encode = minilm.encode
     heuristic = HeuristicPlanner(encode)

@@ -281,7 +281,7 @@ def test_explore_the_shop_app(phone: PhoneSession, vp: Any, minilm: Any,
     from screenpilot.agent import Agent, RunOptions
     from screenpilot.build import rollout as make_rollout
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
     from screenpilot.planner.safety import KeywordSafety
     from screenpilot.simulator.apps import shop
     from screenpilot.vision.incremental import IncrementalDescriber

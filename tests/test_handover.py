@@ -153,7 +153,7 @@ def test_unattended_run_stops_before_typing_a_secret(phone: PhoneSession, vp: Vi
 # --- prompt injection: the offline planner ---------------------------------------------------
 @pytest.fixture(scope="module")
 def heuristic(minilm: Any) -> Any:
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
 
     return HeuristicPlanner(minilm.encode, max_steps=4)
 

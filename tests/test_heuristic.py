@@ -20,7 +20,7 @@ from screenpilot.model import (
 )
 from screenpilot.pbd.embed import Embedder
 from screenpilot.planner.base import Decision
-from screenpilot.planner.heuristic import HeuristicPlanner
+from screenpilot.planner.offline import HeuristicPlanner
 from screenpilot.planner.taskparse import parse_task
 
 
@@ -312,7 +312,7 @@ def test_overflow_menu_before_giving_up(planner: HeuristicPlanner) -> None:
 
 
 def test_a_task_of_two_parts_goes_on_after_the_first(planner: HeuristicPlanner) -> None:
-    from screenpilot.planner.heuristic import split_task
+    from screenpilot.planner.offline import split_task
 
     assert split_task("Turn off WiFi, then enable bluetooth") == ["Turn off WiFi",
                                                                   "enable bluetooth"]

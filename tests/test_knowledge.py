@@ -265,7 +265,7 @@ def test_replay_with_new_values_on_the_virtual_phone(phone: PhoneSession, vp: An
     from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.explore import ExplorePlanner, HeuristicChecker, HeuristicScorer
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
     from screenpilot.simulator.apps.contacts import PACKAGE, find_contact
 
     k = Knowledge(tmp_path / "knowledge.json", threshold=0.6)

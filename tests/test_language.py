@@ -167,7 +167,7 @@ def test_it_with_nothing_named_is_a_question(text: str) -> None:
 
 def test_the_offline_planner_asks_instead_of_tapping() -> None:
     from screenpilot.model import ActionKind, Screen
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
 
     def never(texts: object) -> object:
         raise AssertionError("no embedding for a command it cannot read")

@@ -19,7 +19,7 @@ from screenpilot.pbd.store import DemoRecord, DemoStore, retrieve
 from screenpilot.planner.base import Demonstration, PlanHints
 from screenpilot.planner.chain import ChainPlanner
 from screenpilot.planner.demos import demo_progress, parse_step
-from screenpilot.planner.heuristic import HeuristicPlanner
+from screenpilot.planner.offline import HeuristicPlanner
 
 MODEL = "all-MiniLM-L6-v2"
 WIFI = DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Network & internet'",

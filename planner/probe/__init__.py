@@ -30,9 +30,10 @@ prompt per query with its reward and novelty parts).
     result = prober.run()
 """
 
+from screenpilot.planner.encoding import Encoder
 from screenpilot.planner.probe.bank import BankEntry, MemoryBank
 from screenpilot.planner.probe.clusters import elbow_k, kmeans
-from screenpilot.planner.probe.prober import BatchReport, Encoder, Prober, ProbeResult, Rollout
+from screenpilot.planner.probe.prober import BatchReport, Prober, ProbeResult, Rollout
 from screenpilot.planner.probe.proposers import (
     LLMProposer,
     OfflineProposer,

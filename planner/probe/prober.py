@@ -12,13 +12,11 @@ import numpy as np
 
 from screenpilot.errors import DataError
 from screenpilot.model import ActionKind, Trajectory
+from screenpilot.planner.encoding import Encoder
 from screenpilot.planner.probe.bank import BankEntry, MemoryBank
 from screenpilot.planner.probe.proposers import Proposer
 from screenpilot.planner.probe.queries import Query, Seed, step_category
 from screenpilot.planner.probe.selection import Dropped, at_elbow, saturated, select
-
-Encoder = Callable[[Sequence[str]], np.ndarray]
-
 
 #: Runs one query on the phone into a folder and returns its trajectory (also when the
 #: run stopped at a sensitive screen: the trajectory says so).

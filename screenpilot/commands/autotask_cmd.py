@@ -61,7 +61,7 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
         LLMChecker,
         LLMScorer,
     )
-    from screenpilot.planner.heuristic import HeuristicPlanner
+    from screenpilot.planner.offline import HeuristicPlanner
     from screenpilot.planner.safety import KeywordSafety
 
     device = AdbDevice.connect(serial)

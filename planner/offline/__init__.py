@@ -1,0 +1,73 @@
+"""The offline planner: no LLM, just embeddings, the screen and what was done so far.
+
+Each turn it considers what can be done on this screen and picks the best:
+
+0. on a home screen (three or more app names in view) -> open the app the task names
+   ("in the Shop app"), else the app whose purpose fits it (language/apps.py: "ring
+   vibration" is a setting, "promo code" is the shop's), never one already tried;
+1. a slider the task names with a level ("brightness to 50%") -> tap that point
+   (just past the track's end for 0 % and 100 %);
+2. a switch or check box the task names, already in the wished state -> stop, done;
+   in the other state -> tap it;
+3. an edit text while values from the command are untyped -> type the next value
+   that fits the field (digits into number fields, words into the rest). Empty
+   fields first, then filled fields of a definite kind ("change the number to ...":
+   the executor replaces their text); a text that reads like a hint ("Phone") where
+   no field was detected counts as a field. Capitalised names are typed only when
+   the command creates something ("Create a contact for Alice"); "Call Bob Lee"
+   names a target to tap;
+4. on a form, the options the command names: AM/PM, days ("every weekend");
+5. once every value is typed, a confirm button (Save, Done, OK, Add, Send, Set...)
+   -> tap it, and the turn after that -> stop, done;
+6. the last tap was the act the command's verb names ("Call", "Delete", "Sign out",
+   "Add to cart"; not a way to it like "Import from file" or the cart icon) -> a
+   confirmation that repeats it is tapped once, then stop, done; "set the screen
+   timeout to 5 minutes" is done once '5 minutes' was tapped;
+7. otherwise tap the element whose description (its label, kind and block caption,
+   and for apps and common entries what they are for) is most similar to the task
+   (the texts to type left out), never the same label twice, never the status bar,
+   the keyboard, the page's title or the selected tab. The act's own control and
+   what the command names ("the Smart Watch") score higher; of several alike
+   controls ("Remove" on every cart row) the one after the named item is taken; a
+   floating "+" counts as "add" for commands that create; "the most recent message"
+   is the first row; for commands that act (delete, mark) a weak match loses to an
+   unopened overflow menu; a switch's row is opened beside the switch when the
+   command does not flip it; an "open" or "what is" command is done once the page
+   it names is open and nothing on it names more of the command;
+8. nothing similar enough -> the overflow menu or a "More ..." row, then scroll down
+   (twice at most), then go back, then give up (honestly: not done). A switch row
+   tapped without a switch to confirm its state also ends the run as not done.
+
+A command of several parts ("Turn off WiFi, then enable bluetooth") is worked part
+by part; a switch part is done once a screen of the run showed it as wished.
+
+A demonstration in the hints (the best one retrieved for this task) comes first:
+its semantic steps are lined up with the history, and its next step is taken when
+its element is on the screen ("tap 'Network & internet'" taps the element showing
+that text; "scroll down" scrolls unless the step after it is already in view;
+"press back" goes back; "type 'V' into the 'F' field" types V when the task says V).
+A switch or slider step is left to rules 1-2, which know the wished state; a
+target not in view is looked for by scrolling down. Once the demonstration's steps
+are all done and no rule has anything left to do, the run stops as done. A
+demonstration whose switch or slider the task does not name ("Turn wifi off." for
+"turn bluetooth off") is not followed.
+
+The rules live by idea: ``planner.py`` (the class, the launcher, sliders and
+switches, a command of several parts), ``fill.py`` (3-5), ``acts.py`` (6),
+``navigate.py``, ``lists.py`` and ``pages.py`` (7-8), ``demo.py`` (following a
+demonstration), ``steps.py`` (what the run did so far).
+"""
+
+from screenpilot.planner.encoding import Encoder
+from screenpilot.planner.offline.navigate import describe_for_match, purpose_bonus
+from screenpilot.planner.offline.planner import HeuristicPlanner, split_task
+from screenpilot.planner.offline.steps import acted_on
+
+__all__ = [
+    "Encoder",
+    "HeuristicPlanner",
+    "acted_on",
+    "describe_for_match",
+    "purpose_bonus",
+    "split_task",
+]
