@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -22,6 +22,7 @@ from screenpilot.config import Config
 
 if TYPE_CHECKING:
     from screenpilot.agent import StepEvent
+    from screenpilot.autotask import AutoTaskResult, Summary
 
 
 def register(app: typer.Typer) -> None:
@@ -29,7 +30,7 @@ def register(app: typer.Typer) -> None:
     app.command("explore-task", hidden=True)(autotask)   # the old name, for one release
 
 
-def ask_summary(summary: Any) -> str:
+def ask_summary(summary: Summary) -> str:
     """The completion summary in the terminal; the person answers yes / no / stop."""
     err_console.print("\n[bold]Summary:[/bold] the shortest path found for "
                       f"[bold]{summary.task}[/bold]", highlight=False)
@@ -47,21 +48,13 @@ def ask_summary(summary: Any) -> str:
 
 
 def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Path,
-                    attended: bool, allow: list[str], replay: bool) -> Any:
+                    attended: bool, allow: list[str], replay: bool) -> AutoTaskResult:
     """Build the exploring agent and run ``task``; prints each step as it happens."""
     from screenpilot.agent import RunOptions
     from screenpilot.autotask import AutoTaskAgent, save_summary_images, unattended
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.pbd.knowledge import Knowledge
     from screenpilot.planner.base import PlanHints
-    from screenpilot.planner.explore import (
-        ExplorePlanner,
-        HeuristicChecker,
-        HeuristicScorer,
-        LLMChecker,
-        LLMScorer,
-    )
-    from screenpilot.planner.offline import HeuristicPlanner
     from screenpilot.planner.safety import KeywordSafety
 
     device = AdbDevice.connect(serial)
@@ -69,16 +62,7 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
     with loading_model():
         embedder = build.encoder(cfg)
     budget = cfg["autotask.max_steps"]
-    heuristic = HeuristicPlanner(embedder.encode, max_steps=budget)
-    llm = None
-    if cfg["planner.kind"] == "llm":
-        llm = build.llm(cfg)
-        planner = ExplorePlanner(LLMScorer(llm), embedder.encode, targets=knowledge.targets)
-        checker: Any = LLMChecker(llm, max_steps=budget)
-    else:
-        planner = ExplorePlanner(HeuristicScorer(heuristic), heuristic.encode,
-                                 proposer=heuristic, targets=knowledge.targets)
-        checker = HeuristicChecker(planner, max_steps=budget)
+    planner, checker, llm = build.autotask_planning(cfg, embedder.encode, knowledge.targets)
 
     def show(event: StepEvent) -> None:
         step = event.step
@@ -88,7 +72,7 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
         if step.reason:
             console.print(f"    [dim]{step.reason}[/dim]", highlight=False)
 
-    def confirm(summary: Any) -> str:
+    def confirm(summary: Summary) -> str:
         images = save_summary_images(summary, out)
         if images:
             console.print(f"summary screenshots: {images[0].parent}/summary_*.png",
@@ -161,7 +145,7 @@ def autotask(
     _finish(result, kpath)
 
 
-def _finish(result: Any, kpath: Path) -> None:
+def _finish(result: AutoTaskResult, kpath: Path) -> None:
     from screenpilot.model import Outcome
 
     traj = result.trajectory
