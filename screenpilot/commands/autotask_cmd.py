@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING
 import typer
 
 from screenpilot import build
-from screenpilot.commands.common import ask_person, config_from, console, err_console, loading_model
+from screenpilot.commands.common import (
+    DEVICE_OPTION,
+    TASK_ARGUMENT,
+    VIRTUAL_OPTION,
+    ask_person,
+    config_from,
+    console,
+    err_console,
+    loading_model,
+    show_files,
+)
 from screenpilot.config import Config
 
 if TYPE_CHECKING:
@@ -105,16 +115,14 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
     try:
         return agent.explore(task, match=match)
     finally:
-        console.print(f"report: {agent.report_path}\ntrajectory: {agent.trajectory_path}",
-                      highlight=False)
+        show_files(agent.report_path, agent.trajectory_path)
 
 
 def autotask(
     ctx: typer.Context,
-    task: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".'),
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial (default: the only phone connected)."),
-    virtual: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it."),
+    task: str = TASK_ARGUMENT,
+    device: str | None = DEVICE_OPTION,
+    virtual: bool = VIRTUAL_OPTION,
     yes: bool = typer.Option(False, "--yes", "-y",
                              help="Unattended: accept the summary when the agent judged the "
                                   "task done, and stop (exit 7) at a sensitive screen."),

@@ -8,6 +8,7 @@ imports neither build nor a command.
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -20,6 +21,14 @@ if TYPE_CHECKING:
 
 console = Console()
 err_console = Console(stderr=True)
+
+#: The options that commands driving a phone share (typer reads them; they hold no state).
+DEVICE_OPTION: str | None = typer.Option(
+    None, "--device", "-d", metavar="SERIAL",
+    help="adb serial (default: the only phone connected).")
+VIRTUAL_OPTION: bool = typer.Option(False, "--virtual",
+                                    help="Start the virtual phone and use it.")
+TASK_ARGUMENT: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".')
 
 
 def config_from(ctx: typer.Context, **flags: Any) -> Config:
@@ -63,3 +72,8 @@ def ask_person(sens: Sensitivity, what: str) -> bool:
     except EOFError:
         return False
     return answer not in ("abort", "a", "q", "quit", "stop")
+
+
+def show_files(report: Path, trajectory: Path) -> None:
+    """Print where a run wrote its report and its trajectory."""
+    console.print(f"report: {report}\ntrajectory: {trajectory}", highlight=False)

@@ -7,11 +7,8 @@ from pathlib import Path
 
 import typer
 
-from screenpilot.commands.common import config_from, console
+from screenpilot.commands.common import DEVICE_OPTION, config_from, console
 from screenpilot.errors import DeviceError
-
-DEVICE_OPTION = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                             help="adb serial of the phone (default: the only one connected).")
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from screenpilot import build
-from screenpilot.commands.common import config_from, console, loading_model
+from screenpilot.commands.common import DEVICE_OPTION, config_from, console, loading_model
 from screenpilot.config import Config
 from screenpilot.errors import ConfigError, DataError
 
@@ -47,8 +47,7 @@ def _encoder(cfg: Config) -> Embedder:
 def record(
     ctx: typer.Context,
     task: str = typer.Argument(..., help='What you are about to do, e.g. "turn on wifi".'),
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial (default: the only phone connected)."),
+    device: str | None = DEVICE_OPTION,
     virtual: bool = typer.Option(False, "--virtual",
                                  help="Start the virtual phone and record on it."),
     idle: float | None = typer.Option(None, help="End after this many seconds without a "

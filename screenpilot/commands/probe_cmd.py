@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 import typer
 
 from screenpilot import build
-from screenpilot.commands.common import ask_person, config_from, console, loading_model
+from screenpilot.commands.common import (
+    DEVICE_OPTION,
+    ask_person,
+    config_from,
+    console,
+    loading_model,
+)
 from screenpilot.config import Config
 from screenpilot.errors import ConfigError
 
@@ -77,8 +83,7 @@ def probe(
                                               "(llm when planner.kind is llm)."),
     rollout: bool = typer.Option(True, "--rollout/--no-rollout",
                                  help="Run each kept query on the phone."),
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial (default: the only phone connected)."),
+    device: str | None = DEVICE_OPTION,
     virtual: bool = typer.Option(False, "--virtual", help="Explore on the virtual phone."),
     phone_task: str | None = typer.Option(None, "--task", metavar="ID",
                                           help="With --virtual: put the phone in this suite "

@@ -10,12 +10,16 @@ import typer
 
 from screenpilot import build
 from screenpilot.commands.common import (
+    DEVICE_OPTION,
+    TASK_ARGUMENT,
+    VIRTUAL_OPTION,
     ask_person,
     config_from,
     console,
     loading_model,
     note,
     say,
+    show_files,
 )
 from screenpilot.config import Config
 from screenpilot.errors import ConfigError
@@ -66,16 +70,14 @@ def execute(cfg: Config, task: str, serial: str, *, out: Path, long_pages: bool,
     try:
         return agent.run(task)
     finally:
-        console.print(f"report: {agent.report_path}\ntrajectory: {agent.trajectory_path}",
-                      highlight=False)
+        show_files(agent.report_path, agent.trajectory_path)
 
 
 def run(
     ctx: typer.Context,
-    task: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".'),
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial (default: the only phone connected)."),
-    virtual: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it."),
+    task: str = TASK_ARGUMENT,
+    device: str | None = DEVICE_OPTION,
+    virtual: bool = VIRTUAL_OPTION,
     planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
     max_steps: int | None = typer.Option(None, help="Give up after this many steps (20)."),
     out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
