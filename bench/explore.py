@@ -53,8 +53,8 @@ from screenpilot.executor.adb import AdbDevice  # noqa: E402
 from screenpilot.model import ActionKind, Step, Trajectory  # noqa: E402
 from screenpilot.pbd.embed import load_embedder  # noqa: E402
 from screenpilot.pbd.knowledge import Knowledge  # noqa: E402
-from screenpilot.planner.explore import (  # noqa: E402
-    ExplorePlanner,
+from screenpilot.planner.autotask import (  # noqa: E402
+    AutoTaskPlanner,
     HeuristicChecker,
     HeuristicScorer,
 )
@@ -103,7 +103,7 @@ def explore_task(task: Task, command: str, describer_kind: str, out: Path,
     task.setup(phone)
     k = knowledge if knowledge is not None else Knowledge()
     heuristic = HeuristicPlanner(encode, max_steps=BUDGET)
-    planner = ExplorePlanner(HeuristicScorer(heuristic), heuristic.encode, proposer=heuristic,
+    planner = AutoTaskPlanner(HeuristicScorer(heuristic), heuristic.encode, proposer=heuristic,
                              targets=k.targets)
 
     def person(summary: Summary) -> str:

@@ -1,7 +1,7 @@
 """The explore-learn run (AutoTask): the Agent's turn with checking, backtracking,
 replay and knowledge around it.
 
-    agent = AutoTaskAgent(device, describer, ExplorePlanner(...), HeuristicChecker(...),
+    agent = AutoTaskAgent(device, describer, AutoTaskPlanner(...), HeuristicChecker(...),
                           knowledge=Knowledge.load(path), encode=embedder.encode,
                           confirm=ask, options=RunOptions(out=Path("runs/x")))
     result = agent.explore("turn on wifi")
@@ -14,10 +14,10 @@ instead of planning at once:
    goes on from there);
 2. the checker judges the last operation on the new screen: task complete ->
    stop; wrong -> its backtracking penalty grows and the next action undoes it
-   (``planner.explore.choose_undo``), recorded as a step whose reason starts
+   (``planner.autotask.choose_undo``), recorded as a step whose reason starts
    with ``undo:``, the undone step marked ``undone``; after an undo the step
    before is checked again (this catches overshooting);
-3. otherwise ``ExplorePlanner`` decides; a dead end (every operation penalised)
+3. otherwise ``AutoTaskPlanner`` decides; a dead end (every operation penalised)
    backtracks too.
 
 More than ``budget`` actions count as done. When the run ends, the summary
@@ -54,17 +54,17 @@ from screenpilot.pbd.knowledge import (
     slots,
 )
 from screenpilot.pbd.paths import UNDO_PREFIX, effective_path, op_words
-from screenpilot.planner.base import Decision
-from screenpilot.planner.encoding import Encoder
-from screenpilot.planner.explore import (
+from screenpilot.planner.autotask import (
     MAX_CHECK_PENALTY,
+    AutoTaskPlanner,
     Checker,
-    ExplorePlanner,
     Undo,
     Verdict,
     choose_undo,
     llm_lessons,
 )
+from screenpilot.planner.base import Decision
+from screenpilot.planner.encoding import Encoder
 from screenpilot.planner.llm import ChatModel
 from screenpilot.report import write_report
 
@@ -170,9 +170,9 @@ class AutoTaskAgent(Agent):
                  budget: int = 20, replay: bool = True, lesson_llm: ChatModel | None = None,
                  max_rounds: int = 3, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        if not isinstance(self.planner, ExplorePlanner):
-            raise TypeError("AutoTaskAgent needs an ExplorePlanner")
-        self.explorer: ExplorePlanner = self.planner
+        if not isinstance(self.planner, AutoTaskPlanner):
+            raise TypeError("AutoTaskAgent needs an AutoTaskPlanner")
+        self.autotask_planner: AutoTaskPlanner = self.planner
         self.checker = checker
         self.knowledge = knowledge if knowledge is not None else Knowledge()
         self.encode = encode
@@ -240,8 +240,8 @@ class AutoTaskAgent(Agent):
                 note: str = "") -> Decision:
         s = self._s
         path = effective_path(history)
-        choice = self.explorer.decide(task, screen, history, hints=self.options.hints,
-                                      allow_done=len(path) > s.rejected_at)
+        choice = self.autotask_planner.decide(task, screen, history, hints=self.options.hints,
+                                              allow_done=len(path) > s.rejected_at)
         if choice.dead_end and path:
             return self._backtrack(task, screen, history, path[-1], MAX_CHECK_PENALTY // 2 + 1,
                                    choice.decision.reason)
@@ -257,7 +257,7 @@ class AutoTaskAgent(Agent):
     def _backtrack(self, task: str, screen: Screen, history: Sequence[Step], step: Step,
                    penalty: int, why: str) -> Decision:
         s = self._s
-        self.explorer.penalties.add_step(step, penalty)
+        self.autotask_planner.penalties.add_step(step, penalty)
         s.backtracks += 1
         path = effective_path(history)
         if len(path) >= 2:
@@ -337,7 +337,7 @@ class AutoTaskAgent(Agent):
         report and knowledge are written whatever happens."""
         self._s = _State()
         self._approved = set()
-        self.explorer.penalties.entries.extend(
+        self.autotask_planner.penalties.entries.extend(
             self.knowledge.penalties_for(task, self.encode).entries)
         if isinstance(match, str):
             match = self.start_replay(task)

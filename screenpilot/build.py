@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from screenpilot.model import Demonstration, Screen, Trajectory
     from screenpilot.pbd.embed import Embedder
     from screenpilot.pbd.store import DemoStore
+    from screenpilot.planner.autotask import AutoTaskPlanner, Checker, Targets
     from screenpilot.planner.base import Planner
     from screenpilot.planner.encoding import Encoder
-    from screenpilot.planner.explore import Checker, ExplorePlanner, Targets
     from screenpilot.planner.llm import ChatModel, OpenAIChat
     from screenpilot.planner.safety import Safety
     from screenpilot.simulator.phone import VirtualPhone
@@ -151,13 +151,13 @@ def safety(cfg: Config) -> Safety:
 
 def autotask_planning(
     cfg: Config, encode: Encoder, targets: Callable[[Screen], Targets] | None = None
-) -> tuple[ExplorePlanner, Checker, OpenAIChat | None]:
+) -> tuple[AutoTaskPlanner, Checker, OpenAIChat | None]:
     """AutoTask's deciding and checking halves as ``planner.kind`` says, with a budget of
     ``autotask.max_steps``: the LLM's scorer and checker, or the offline ones built on
     the heuristic planner. Returns (planner, checker, the LLM for lessons or None);
     ``targets`` says what knowledge saw behind each element of a screen."""
-    from screenpilot.planner.explore import (
-        ExplorePlanner,
+    from screenpilot.planner.autotask import (
+        AutoTaskPlanner,
         HeuristicChecker,
         HeuristicScorer,
         LLMChecker,
@@ -167,12 +167,12 @@ def autotask_planning(
     budget = cfg["autotask.max_steps"]
     if cfg["planner.kind"] == "llm":
         chat = llm(cfg)
-        scored = ExplorePlanner(LLMScorer(chat), encode, targets=targets)
+        scored = AutoTaskPlanner(LLMScorer(chat), encode, targets=targets)
         return scored, LLMChecker(chat, max_steps=budget), chat
     from screenpilot.planner.offline import HeuristicPlanner
 
     heuristic = HeuristicPlanner(encode, max_steps=budget)
-    scored = ExplorePlanner(
+    scored = AutoTaskPlanner(
         HeuristicScorer(heuristic), heuristic.encode, proposer=heuristic, targets=targets
     )
     return scored, HeuristicChecker(scored, max_steps=budget), None

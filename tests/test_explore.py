@@ -16,28 +16,26 @@ from phone_fixtures import PhoneSession
 from screenpilot.autotask import NO, STOP, YES, Summary, SummaryStep, unattended
 from screenpilot.errors import LLMResponseError
 from screenpilot.model import Action, ActionKind, Direction, ElementKind, Screen, Step
-from screenpilot.planner.base import Decision, PlanHints
-from screenpilot.planner.explore import (
+from screenpilot.pbd.knowledge import PenaltyBook
+from screenpilot.pbd.paths import UNDO_PREFIX, effective_path, op_words
+from screenpilot.planner.autotask import (
     ECHO_PENALTY,
     REPETITION_PENALTY,
-    UNDO_PREFIX,
+    AutoTaskPlanner,
     Checker,
-    ExplorePlanner,
     HeuristicChecker,
     LLMChecker,
     LLMScorer,
     Operation,
-    PenaltyBook,
     Scored,
     Targets,
     Verdict,
     choose_undo,
-    effective_path,
-    load_explore_prompts,
-    op_words,
+    load_autotask_prompts,
     operations,
     to_likert,
 )
+from screenpilot.planner.base import Decision, PlanHints
 from screenpilot.planner.llm import ScriptedLLM
 
 
@@ -93,7 +91,7 @@ def test_operations_tap_type_scroll() -> None:
 
 
 def test_planner_picks_the_best_and_lists_alternatives() -> None:
-    planner = ExplorePlanner(TableScorer({"Settings": 6.0, "Clock": 3.0}), zero)
+    planner = AutoTaskPlanner(TableScorer({"Settings": 6.0, "Clock": 3.0}), zero)
     choice = planner.decide("turn on wifi", HOME, [])
     assert choice.decision.action == Action(ActionKind.TAP, element=1)
     assert "relevance 6.0/7" in choice.decision.reason
@@ -103,7 +101,7 @@ def test_planner_picks_the_best_and_lists_alternatives() -> None:
 
 def test_repetition_and_backtracking_penalties() -> None:
     book = PenaltyBook()
-    planner = ExplorePlanner(TableScorer({"Settings": 6.0, "Clock": 3.0}), zero, penalties=book)
+    planner = AutoTaskPlanner(TableScorer({"Settings": 6.0, "Clock": 3.0}), zero, penalties=book)
     done = [Step(0, HOME, Action(ActionKind.TAP, element=1), SETTINGS)]
     scored = {s.op.words: s for s in planner.decide("wifi", HOME, done).scored}
     assert scored["tap 'Settings'"].penalty == REPETITION_PENALTY
@@ -125,7 +123,7 @@ def test_repetition_and_backtracking_penalties() -> None:
 
 
 def test_dead_end_when_every_operation_is_penalised() -> None:
-    planner = ExplorePlanner(TableScorer({}), zero, min_score=1.5)
+    planner = AutoTaskPlanner(TableScorer({}), zero, min_score=1.5)
     for words in ("tap 'Contacts'", "tap 'Settings'", "tap 'Clock'", "scroll down"):
         planner.penalties.add(HOME, words, 9)
     choice = planner.decide("wifi", HOME, [])
@@ -147,7 +145,7 @@ def test_a_rule_proposal_counts_as_seven_unless_penalised() -> None:
                                         el(1, ElementKind.SWITCH, 300, caption="Wi-Fi",
                                            checked=False)))
     rule = Decision(Action(ActionKind.TAP, element=1), "turn 'Wi-Fi' on")
-    planner = ExplorePlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(rule))
+    planner = AutoTaskPlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(rule))
     choice = planner.decide("turn wifi on", wifi, [])
     assert choice.decision.action == rule.action and "turn 'Wi-Fi' on" in choice.decision.reason
     planner.penalties.add(wifi, "tap 'Wi-Fi'", 9)
@@ -156,11 +154,11 @@ def test_a_rule_proposal_counts_as_seven_unless_penalised() -> None:
     # navigation (with alternatives) is not a rule: no bonus
     nav = Decision(Action(ActionKind.TAP, element=1), "'Wi-Fi' is the closest match (0.5)",
                    alternatives=((Action(ActionKind.TAP, element=0), 0.4),))
-    plain = ExplorePlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(nav))
+    plain = AutoTaskPlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(nav))
     assert plain.decide("turn wifi on", wifi, []).decision.action == \
         Action(ActionKind.TAP, element=0)
     done = Decision(Action(ActionKind.STOP, done=True), "'Wi-Fi' is on")
-    finished = ExplorePlanner(TableScorer({}), zero, proposer=Proposer(done))
+    finished = AutoTaskPlanner(TableScorer({}), zero, proposer=Proposer(done))
     assert finished.decide("turn wifi on", wifi, []).decision.done
     assert not finished.decide("turn wifi on", wifi, [], allow_done=False).decision.done
 
@@ -169,13 +167,13 @@ def test_targets_raise_an_element_that_leads_to_the_goal() -> None:
     def targets(s: Screen) -> Targets:
         return {"tap 'Settings'": ["Wi-Fi"]}
 
-    planner = ExplorePlanner(TableScorer({"Clock": 3.0, "Wi-Fi": 7.0}), zero, targets=targets)
+    planner = AutoTaskPlanner(TableScorer({"Clock": 3.0, "Wi-Fi": 7.0}), zero, targets=targets)
     assert planner.decide("wifi", HOME, []).decision.action == Action(ActionKind.TAP, element=1)
 
 
 # --- checking ---------------------------------------------------------------------------------
 def test_heuristic_checker_verdicts() -> None:
-    planner = ExplorePlanner(TableScorer({"Settings": 6.0, "Clock": 5.5,
+    planner = AutoTaskPlanner(TableScorer({"Settings": 6.0, "Clock": 5.5,
                                           "Network & internet": 5.0}), zero)
     checker = HeuristicChecker(planner, max_steps=5)
     to_settings = [Step(0, HOME, Action(ActionKind.TAP, element=1), SETTINGS)]
@@ -186,10 +184,10 @@ def test_heuristic_checker_verdicts() -> None:
     assert not verdict.correct and 1 <= verdict.penalty <= 9 and "less relevant" in verdict.reason
     # the app the task names rates high on the home screen, its first page lower: that
     # is no wrong turn when the home screen offered nothing else
-    alone = ExplorePlanner(TableScorer({"Settings": 7.0, "Network & internet": 3.0}), zero)
+    alone = AutoTaskPlanner(TableScorer({"Settings": 7.0, "Network & internet": 3.0}), zero)
     assert HeuristicChecker(alone).check("wifi", to_settings, SETTINGS).correct
     # a low page gets one scroll; the scroll that shows nothing is wrong
-    low = ExplorePlanner(TableScorer({"Settings": 2.0}), zero)
+    low = AutoTaskPlanner(TableScorer({"Settings": 2.0}), zero)
     lc = HeuristicChecker(low, max_steps=5)
     assert lc.check("wifi", to_nothing, nothing).correct
     scrolled = [*to_nothing, Step(1, nothing, Action(ActionKind.SCROLL,
@@ -231,9 +229,9 @@ def test_undo_choice_for_each_kind_of_step() -> None:
 
 # --- the LLM's scorer and checker (scripted) --------------------------------------------------
 def test_llm_scorer_and_checker() -> None:
-    assert {"score", "check", "lessons"} <= set(load_explore_prompts())
+    assert {"score", "check", "lessons"} <= set(load_autotask_prompts())
     llm = ScriptedLLM(['{"scores": [2, 7, 1, 3]}', "no json", '{"scores": [1]}'])
-    planner = ExplorePlanner(LLMScorer(llm), zero)
+    planner = AutoTaskPlanner(LLMScorer(llm), zero)
     choice = planner.decide("turn on wifi", HOME, [])
     assert choice.decision.action == Action(ActionKind.TAP, element=1)
     prompt = llm.prompts[0][0]["content"]
@@ -297,12 +295,12 @@ def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: An
     from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.pbd.knowledge import Knowledge
-    from screenpilot.planner.explore import HeuristicScorer
+    from screenpilot.planner.autotask import HeuristicScorer
     from screenpilot.planner.offline import HeuristicPlanner
 
     encode = minilm.encode
     heuristic = HeuristicPlanner(encode)
-    planner = ExplorePlanner(HeuristicScorer(heuristic), encode, proposer=heuristic)
+    planner = AutoTaskPlanner(HeuristicScorer(heuristic), encode, proposer=heuristic)
     checker: Any = HeuristicChecker(planner)
     if first_wrong:
         checker = FirstWrong(checker)

@@ -264,14 +264,14 @@ def test_replay_with_new_values_on_the_virtual_phone(phone: PhoneSession, vp: An
     from screenpilot.agent import RunOptions
     from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
-    from screenpilot.planner.explore import ExplorePlanner, HeuristicChecker, HeuristicScorer
+    from screenpilot.planner.autotask import AutoTaskPlanner, HeuristicChecker, HeuristicScorer
     from screenpilot.planner.offline import HeuristicPlanner
     from screenpilot.simulator.apps.contacts import PACKAGE, find_contact
 
     k = Knowledge(tmp_path / "knowledge.json", threshold=0.6)
     k.tasks.append(contact_knowledge())
     heuristic = HeuristicPlanner(words_encoder)
-    planner = ExplorePlanner(HeuristicScorer(heuristic), words_encoder, proposer=heuristic)
+    planner = AutoTaskPlanner(HeuristicScorer(heuristic), words_encoder, proposer=heuristic)
     agent = AutoTaskAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner,
                          checker=HeuristicChecker(planner), knowledge=k, encode=words_encoder,
                          options=RunOptions(out=tmp_path / "run", max_steps=12,
