@@ -277,7 +277,8 @@ class Hashing:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.array([[float((hash(t) >> s) & 0xFF) + 1.0 for s in range(0, 64, 8)]
                         for t in texts], dtype=np.float32)
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
+        normed: np.ndarray = out / np.linalg.norm(out, axis=1, keepdims=True)
+        return normed
 
 
 def test_store_health_lock_and_embedder_mismatch(tmp_path: Path) -> None:

@@ -116,6 +116,8 @@ def _models(base_url: str, key: str, timeout: float) -> list[str]:
         raise _Problem(f"cannot reach it ({reason})", START_FIX) from None
     except ValueError:
         return []
-    data = body.get("data", body.get("models", [])) if isinstance(body, dict) else []
+    data = (body.get("data") or body.get("models")) if isinstance(body, dict) else None
+    if not isinstance(data, list):
+        return []
     ids = [str(m.get("id") or m.get("name") or "") for m in data if isinstance(m, dict)]
     return [i for i in ids if i]
