@@ -29,8 +29,10 @@ def doctor(
     """Check adb, the phone, ADB Keyboard, the models, the store and the LLM endpoint.
 
     One line per check: ✓ holds, ! works but worse, ✗ must be fixed (with what to do).
-    Exits 0 when everything `run` needs holds. The keyboard check opens a new contact,
-    types "中文 ok" into it, reads it back, clears it and goes back.
+
+    Exits 0 when everything `run` needs holds.
+
+    The keyboard check types "中文 ok" into a new contact, reads it back and undoes it.
     """
     from screenpilot.doctor import diagnose, ready, text_lines, to_json
 
