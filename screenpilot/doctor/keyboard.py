@@ -17,6 +17,7 @@ packages from ``pm list packages``.
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ ENABLE_FIX = (f"adb -s {{serial}} shell ime enable {ADB_KEYBOARD_IME}\n"
               "Manage keyboards: turn on ADB Keyboard")
 REFUSED = ("SecurityException", "INJECT_EVENTS", "Permission Denial", "not allowed")
 SETTLE_S = 3.0
+FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([^}\s]+)\}")
 LEAVE_TRIES = 3
 
 Describe = Callable[["Image.Image"], "Screen"]
@@ -59,10 +61,10 @@ Describe = Callable[["Image.Image"], "Screen"]
 
 @dataclass
 class _Restore:
-    """What the check changed, to undo: the keyboard it replaced, the app it left."""
+    """What the check changed, to undo: the keyboard it replaced, the window it left."""
 
     keyboard: str = ""
-    app: str = ""
+    window: str = ""
     opened: bool = False
     typed: bool = False
     note: str = ""
@@ -137,7 +139,7 @@ def _select_and_type(device: AdbDevice, describe: Describe, undo: _Restore,
         return fail(KEYBOARD, f"installed and enabled, but it cannot be selected "
                               f"(`ime set` said: {out.strip()[:120]!r})", fix)
     progress("ADB Keyboard: opening a text field to type into")
-    undo.app = device.current_app()
+    undo.window = _window(device)
     found = _open_field(device, describe, undo)
     if found is None:
         return warn(KEYBOARD, "installed, enabled and selectable; the typing test found no "
@@ -223,7 +225,7 @@ def _leave(device: AdbDevice, undo: _Restore) -> None:
         for _ in range(LEAVE_TRIES):
             device.key("BACK")
             time.sleep(0.3)
-            if not undo.app or device.current_app() == undo.app:
+            if not undo.window or _window(device) == undo.window:
                 undo.opened = False
                 return
         device.key("HOME")
@@ -231,6 +233,13 @@ def _leave(device: AdbDevice, undo: _Restore) -> None:
     except DeviceError:
         return
     undo.opened = False
+
+
+def _window(device: AdbDevice) -> str:
+    """The focused window (package/activity): leaving the editor back into the same app's
+    other screen must not count as having left."""
+    found = FOCUS.search(device.shell("dumpsys window", what="read the window in front"))
+    return found.group(1) if found else ""
 
 
 def _quietly(device: AdbDevice, command: str) -> None:
