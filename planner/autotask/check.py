@@ -40,7 +40,11 @@ class Checker(Protocol):
         ...
 
 
-def _budget(path: Sequence[Step], max_steps: int) -> Verdict | None:
+def _settled(path: Sequence[Step], max_steps: int) -> Verdict | None:
+    """The verdict before any judging: nothing done yet (not complete), or ``max_steps``
+    steps taken (counted as complete, ``exhausted``); None when the step needs judging."""
+    if not path:
+        return Verdict(False)
     if len(path) >= max_steps:
         return Verdict(True, True, 0, f"{len(path)} steps taken: counted as done "
                                       f"(the limit is {max_steps})", exhausted=True)
@@ -78,11 +82,9 @@ class HeuristicChecker:
                     and s.repeated == 0 and s.op.words != besides), default=1.0)
 
     def check(self, task: str, path: Sequence[Step], screen: Screen) -> Verdict:
-        if not path:
-            return Verdict(False)
-        budget = _budget(path, self.max_steps)
-        if budget is not None:
-            return budget
+        settled = _settled(path, self.max_steps)
+        if settled is not None:
+            return settled
         choice = self.planner.decide(task, screen, path)
         if choice.proposal is not None and choice.proposal.done:
             return Verdict(True, True, 0, choice.proposal.reason)
@@ -126,11 +128,9 @@ class LLMChecker:
         self.usage = Usage()
 
     def check(self, task: str, path: Sequence[Step], screen: Screen) -> Verdict:
-        if not path:
-            return Verdict(False)
-        budget = _budget(path, self.max_steps)
-        if budget is not None:
-            return budget
+        settled = _settled(path, self.max_steps)
+        if settled is not None:
+            return settled
         prompt = load_autotask_prompts()["check"].substitute(
             task=task, history=history_words(path), screen=screen.describe(),
             last=op_words(path[-1].action, path[-1].before))

@@ -52,10 +52,9 @@ class HeuristicScorer:
     def raw(self, task: str, texts: Sequence[str], labels: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros(0)
-        vectors = self.heuristic.encode([task, *texts])
         intent = parse_task(task)
         lexical_part = np.array([0.5 * lexical(intent, lab) for lab in labels])
-        out: np.ndarray = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64) + lexical_part
+        out: np.ndarray = self.heuristic.similarity(task, texts) + lexical_part
         return out
 
     def likert(self, task: str, screen: Screen, ops: Sequence[Operation],

@@ -27,6 +27,7 @@ from screenpilot.planner.demos import (
     same_label,
 )
 from screenpilot.planner.forms import empty_fields
+from screenpilot.planner.offline.steps import trailing_scrolls
 
 
 def follow(intent: TaskIntent, screen: Screen, history: Sequence[Step],
@@ -96,12 +97,7 @@ def _look_further(history: Sequence[Step], step: DemoStep, why: str,
                   max_scrolls: int) -> Decision | None:
     """The demonstrated element is not in view: scroll down for it (a smaller screen
     shows less), up to ``max_scrolls`` times in a row."""
-    scrolls = 0
-    for s in reversed(history):
-        if s.action.kind is not ActionKind.SCROLL:
-            break
-        scrolls += 1
-    if scrolls >= max_scrolls or not history:
+    if trailing_scrolls(history) >= max_scrolls or not history:
         return None
     return Decision(Action(ActionKind.SCROLL, direction=Direction.DOWN),
                     f"{why} ('{step.label}' is not in view: look further down)")

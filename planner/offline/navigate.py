@@ -26,7 +26,7 @@ from screenpilot.planner.forms import (
 from screenpilot.planner.offline.acts import CREATE_STEMS, is_act
 from screenpilot.planner.offline.lists import beside_named, nth_item, recent_row, row_text
 from screenpilot.planner.offline.pages import opened, title_matches
-from screenpilot.planner.offline.steps import retapped, tapped_labels
+from screenpilot.planner.offline.steps import retapped, tapped_labels, trailing_scrolls
 
 #: First words of commands that look or go somewhere rather than act on something.
 PASSIVE_VERBS = frozenset({"open", "go", "show", "check", "what", "find", "see", "view",
@@ -143,13 +143,7 @@ def _overflow(screen: Screen, tapped: Sequence[str]) -> Decision | None:
 
 def _fallback(history: Sequence[Step], max_scrolls: int) -> Decision:
     """Scroll down (``max_scrolls`` times in a row at most), go back (twice), give up."""
-    recent = [s.action.kind for s in history[-(max_scrolls + 1):]]
-    scrolls = 0
-    for kind in reversed(recent):
-        if kind is not ActionKind.SCROLL:
-            break
-        scrolls += 1
-    if scrolls < max_scrolls:
+    if trailing_scrolls(history) < max_scrolls:
         return Decision(Action(ActionKind.SCROLL, direction=Direction.DOWN),
                         "nothing here matches the task: look further down")
     backs = sum(1 for s in history if s.action.kind is ActionKind.BACK)

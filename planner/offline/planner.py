@@ -93,7 +93,7 @@ class HeuristicPlanner:
                 demo.steps):
             return Decision(Action(ActionKind.STOP, done=True),
                             f"every step of the demonstration '{demo.instruction}' is done")
-        return navigate(intent, screen, history, hints, similarity=self._similarity,
+        return navigate(intent, screen, history, hints, similarity=self.similarity,
                         threshold=self.threshold, max_scrolls=self.max_scrolls)
 
     def _switched(self, intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
@@ -111,7 +111,7 @@ class HeuristicPlanner:
         els = [e for e in screen.elements if e.kind in kinds and (e.label or e.caption)]
         if not els:
             return None
-        sims = self._similarity(intent.where, [e.label or e.caption for e in els])
+        sims = self.similarity(intent.where, [e.label or e.caption for e in els])
         lex = np.array([lexical(intent, e.label or e.caption) for e in els])
         score = sims + lex
         i = int(np.argmax(score))
@@ -134,7 +134,7 @@ class HeuristicPlanner:
         if not apps:
             return None
         texts = [f"{e.text} app for {purpose(e.text)}" for e in apps]
-        score = self._similarity(intent.text, texts)
+        score = self.similarity(intent.text, texts)
         task = task_stems(intent)
         flat = intent.text.replace(" ", "")
         spoken = f" {norm(intent.text)} "
@@ -209,5 +209,6 @@ class HeuristicPlanner:
         """Embeddings of ``texts``, each text encoded once per planner."""
         return self._vectors(texts)
 
-    def _similarity(self, task: str, texts: Sequence[str]) -> np.ndarray:
+    def similarity(self, task: str, texts: Sequence[str]) -> np.ndarray:
+        """Cosine similarity of each of ``texts`` to ``task``."""
         return self._vectors.similarity(task, texts)

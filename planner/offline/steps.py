@@ -67,3 +67,13 @@ def retapped(label: str, tapped: str) -> bool:
         return True
     extra = set(a) ^ set(b)
     return bool(b) and all(len(w) == 1 for w in extra) and bool(set(a) & set(b))
+
+
+def trailing_scrolls(history: Sequence[Step]) -> int:
+    """How many scrolls in a row the run ended with."""
+    n = 0
+    for s in reversed(history):
+        if s.action.kind is not ActionKind.SCROLL:
+            break
+        n += 1
+    return n

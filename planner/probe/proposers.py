@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.resources
 import json
 import logging
 import random
@@ -13,13 +12,12 @@ from collections.abc import Sequence
 from string import Template
 from typing import ClassVar, Protocol
 
-import yaml
-
-from screenpilot.errors import LLMResponseError, PlannerError
+from screenpilot.errors import LLMResponseError
 from screenpilot.model import ElementKind
 from screenpilot.planner.llm import ChatModel
 from screenpilot.planner.parse import extract_json
 from screenpilot.planner.probe.queries import CATEGORIES, Query, QueryStep, Seed, summarise_screen
+from screenpilot.planner.prompts import load_templates
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +31,7 @@ class Proposer(Protocol):
 @functools.lru_cache(maxsize=1)
 def probe_prompt() -> dict[str, Template]:
     """The proxy-user instruction prompt (``prompts/probe.yaml``)."""
-    resource = importlib.resources.files("screenpilot.planner.prompts").joinpath("probe.yaml")
-    data = yaml.safe_load(resource.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not {"system", "user"} <= set(data):
-        raise PlannerError("prompts/probe.yaml needs 'system' and 'user' templates",
-                           hint="reinstall screenpilot")
-    return {k: Template(str(v).strip()) for k, v in data.items()}
+    return load_templates("probe", ("system", "user"))
 
 
 def parse_queries(answer: str, batch: int) -> list[Query]:
