@@ -43,16 +43,15 @@ class Rules:
         return self.holds[max(held, key=len)] if held else None
 
     def never(self, source: str, target: str) -> Never | None:
-        return next((n for n in self.nevers if source in n.sources and target in n.targets),
-                    None)
+        return next((n for n in self.nevers if source in n.sources and target in n.targets), None)
 
 
 def table(text: str, header: str) -> list[list[str]]:
     """The body rows of the Markdown table whose header row starts with ``header``."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2:]:
+    rows: list[list[str]] = []
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
@@ -69,8 +68,10 @@ def read_rules(text: str) -> Rules:
     for part, held, allowed in table(text, "| part | holds | may import |"):
         may_import[part] = names(allowed)
         holds.update({path.strip("`"): part for path in held.split() if path.startswith("`")})
-    nevers = tuple(Never(names(sources), names(targets), why)
-                   for sources, targets, why in table(text, "| from | never imports | why |"))
+    nevers = tuple(
+        Never(names(sources), names(targets), why)
+        for sources, targets, why in table(text, "| from | never imports | why |")
+    )
     return Rules(holds, may_import, nevers)
 
 
@@ -95,10 +96,12 @@ def module_files(root: Path) -> dict[str, str]:
 
 def guessed_path(module: str, dirs: dict[str, str]) -> str:
     """Where ``module`` would be (for a name that no file holds, say one that moved)."""
-    package = max((p for p in dirs if module == p or module.startswith(p + ".")), key=len,
-                  default=PACKAGE)
-    rest = module[len(package):].lstrip(".").replace(".", "/")
-    return f"{dirs.get(package, PACKAGE)}/{rest}.py" if rest else f"{dirs[package]}/__init__.py"
+    package = max(
+        (p for p in dirs if module == p or module.startswith(p + ".")), key=len, default=PACKAGE
+    )
+    folder = dirs.get(package, PACKAGE)
+    rest = module[len(package) :].lstrip(".").replace(".", "/")
+    return f"{folder}/{rest}.py" if rest else f"{folder}/__init__.py"
 
 
 @dataclass(frozen=True)
@@ -112,16 +115,17 @@ def imports_of(path: str, module: str, source: str, known: set[str]) -> Iterator
     """The screenpilot modules ``module`` (in file ``path``) imports, wherever it does."""
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     for node in ast.walk(ast.parse(source, filename=path)):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        targets = [alias.name for alias in node.names]
+        if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                above = package.split(".")[:len(package.split(".")) - node.level + 1]
+                above = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*above, *([node.module] if node.module else [])])
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
-                       for a in node.names]
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
         for target in targets:
             if target == PACKAGE or target.startswith(PACKAGE + "."):
                 yield Import(path, node.lineno, target)
@@ -138,8 +142,7 @@ def violations(root: Path, rules: Rules) -> list[str]:
             found.append(f"{path}: belongs to no part of ARCHITECTURE.md")
             continue
         try:
-            imports = dict.fromkeys(imports_of(path, module, (root / path).read_text(),
-                                               set(files)))
+            imports = dict.fromkeys(imports_of(path, module, (root / path).read_text(), set(files)))
         except SyntaxError as exc:
             found.append(f"{path}:{exc.lineno}: cannot be parsed ({exc.msg})")
             continue
@@ -151,11 +154,15 @@ def violations(root: Path, rules: Rules) -> list[str]:
             if target is None:
                 found.append(f"{imp.path}:{imp.line} imports {imp.module}, of no part")
             elif never is not None:
-                found.append(f"{imp.path}:{imp.line} imports {imp.module} "
-                             f"(never: {source} -> {target}: {never.why})")
+                found.append(
+                    f"{imp.path}:{imp.line} imports {imp.module} "
+                    f"(never: {source} -> {target}: {never.why})"
+                )
             elif target != source and target not in rules.may_import[source]:
-                found.append(f"{imp.path}:{imp.line} imports {imp.module} "
-                             f"(no arrow {source} -> {target} in ARCHITECTURE.md)")
+                found.append(
+                    f"{imp.path}:{imp.line} imports {imp.module} "
+                    f"(no arrow {source} -> {target} in ARCHITECTURE.md)"
+                )
     return found
 
 
@@ -165,8 +172,9 @@ RULES = read_rules((REPO / "ARCHITECTURE.md").read_text())
 # --- the rules themselves ---------------------------------------------------------------------
 def test_the_rules_name_only_parts_and_every_folder_has_a_part() -> None:
     parts = set(RULES.may_import)
-    named: set[str] = set().union(*RULES.may_import.values(),
-                                  *(n.sources | n.targets for n in RULES.nevers))
+    named: set[str] = set().union(
+        *RULES.may_import.values(), *(n.sources | n.targets for n in RULES.nevers)
+    )
     assert named <= parts, f"not parts: {sorted(named - parts)}"
     assert set(RULES.holds.values()) == parts
     for folder in package_dirs(REPO).values():
@@ -182,11 +190,12 @@ def test_the_tree_keeps_the_rules() -> None:
 
 # --- the checker, on small made-up trees --------------------------------------------------------
 def write_tree(root: Path, files: dict[str, str]) -> Path:
-    dirs = {PACKAGE: PACKAGE} | {f"{PACKAGE}.{p}": p for p in (
-        "core", "language", "vision", "executor", "pbd", "planner", "simulator", "datasets",
-        "training")}
-    (root / "pyproject.toml").write_text("[tool.setuptools.package-dir]\n" + "".join(
-        f'"{package}" = "{folder}"\n' for package, folder in dirs.items()))
+    """A made-up repository: the real folder mapping in its pyproject, and ``files``."""
+    dirs = package_dirs(REPO)
+    (root / "pyproject.toml").write_text(
+        "[tool.setuptools.package-dir]\n"
+        + "".join(f'"{package}" = "{folder}"\n' for package, folder in dirs.items())
+    )
     for folder in dirs.values():
         (root / folder).mkdir(parents=True, exist_ok=True)
         (root / folder / "__init__.py").write_text("")
@@ -197,44 +206,99 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_never_inside_a_function_is_caught(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {
-        "planner/base.py": "X = 1\n",
-        "pbd/store.py": "import os\n\n\ndef f() -> int:\n"
-                        "    from screenpilot.planner.base import X\n    return X\n"})
+    root = write_tree(
+        tmp_path,
+        {
+            "planner/base.py": "X = 1\n",
+            "pbd/store.py": "import os\n\n\ndef f() -> int:\n"
+            "    from screenpilot.planner.base import X\n    return X\n",
+        },
+    )
     assert violations(root, RULES) == [
         "pbd/store.py:5 imports screenpilot.planner.base (never: pbd -> planner: "
-        "the planner reads demonstrations and knowledge, never the reverse)"]
+        "the planner reads demonstrations and knowledge, never the reverse)"
+    ]
 
 
-@pytest.mark.parametrize(("path", "line", "target", "arrow"), [
-    ("simulator/phone.py", "from screenpilot.vision import ocr", "screenpilot.vision.ocr",
-     "never: simulator -> vision"),
-    ("vision/detect.py", "import screenpilot.simulator.render", "screenpilot.simulator.render",
-     "never: vision -> simulator"),
-    ("pbd/recorder.py", "if TYPE_CHECKING:\n    from screenpilot import report",
-     "screenpilot.report", "never: pbd -> top"),
-    ("executor/adb.py", "from screenpilot.config import Config", "screenpilot.config",
-     "never: executor -> config"),
-    ("screenpilot/agent.py", "from screenpilot.config import Config", "screenpilot.config",
-     "never: top -> config"),
-    ("screenpilot/commands/run_cmd.py", "from screenpilot.commands.pbd_cmd import f",
-     "screenpilot.commands.pbd_cmd", "never: commands -> commands"),
-    ("vision/describe.py", "from screenpilot.pbd.embed import load", "screenpilot.pbd.embed",
-     "no arrow vision -> pbd"),
-    ("planner/autotask/agent.py", "from ...simulator import phone", "screenpilot.simulator.phone",
-     "never: planner -> simulator"),
-    ("planner/autotask/check.py", "from ..base import Decision", "screenpilot.planner.base",
-     None),
-])
-def test_each_kind_of_import_is_resolved_and_judged(tmp_path: Path, path: str, line: str,
-                                                    target: str, arrow: str | None) -> None:
-    root = write_tree(tmp_path, {
-        "vision/ocr.py": "", "simulator/render.py": "", "simulator/phone.py": "",
-        "screenpilot/report.py": "", "screenpilot/config.py": "", "pbd/embed.py": "",
-        "screenpilot/commands/__init__.py": "", "screenpilot/commands/pbd_cmd.py": "",
-        "planner/autotask/__init__.py": "", path: f"import os\n{line}\n"})
+@pytest.mark.parametrize(
+    ("path", "line", "target", "arrow"),
+    [
+        (
+            "simulator/phone.py",
+            "from screenpilot.vision import ocr",
+            "screenpilot.vision.ocr",
+            "never: simulator -> vision",
+        ),
+        (
+            "vision/detect.py",
+            "import screenpilot.simulator.render",
+            "screenpilot.simulator.render",
+            "never: vision -> simulator",
+        ),
+        (
+            "pbd/recorder.py",
+            "if TYPE_CHECKING:\n    from screenpilot import report",
+            "screenpilot.report",
+            "never: pbd -> top",
+        ),
+        (
+            "executor/adb.py",
+            "from screenpilot.config import Config",
+            "screenpilot.config",
+            "never: executor -> config",
+        ),
+        (
+            "screenpilot/agent.py",
+            "from screenpilot.config import Config",
+            "screenpilot.config",
+            "never: top -> config",
+        ),
+        (
+            "screenpilot/commands/run_cmd.py",
+            "from screenpilot.commands.pbd_cmd import f",
+            "screenpilot.commands.pbd_cmd",
+            "never: commands -> commands",
+        ),
+        (
+            "vision/describe.py",
+            "from screenpilot.pbd.embed import load",
+            "screenpilot.pbd.embed",
+            "no arrow vision -> pbd",
+        ),
+        (
+            "planner/autotask/agent.py",
+            "from ...simulator import phone",
+            "screenpilot.simulator.phone",
+            "never: planner -> simulator",
+        ),
+        (
+            "planner/autotask/check.py",
+            "from ..base import Decision",
+            "screenpilot.planner.base",
+            None,
+        ),
+    ],
+)
+def test_each_kind_of_import_is_resolved_and_judged(
+    tmp_path: Path, path: str, line: str, target: str, arrow: str | None
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "vision/ocr.py": "",
+            "simulator/render.py": "",
+            "simulator/phone.py": "",
+            "screenpilot/report.py": "",
+            "screenpilot/config.py": "",
+            "pbd/embed.py": "",
+            "screenpilot/commands/__init__.py": "",
+            "screenpilot/commands/pbd_cmd.py": "",
+            "planner/autotask/__init__.py": "",
+            path: f"import os\n{line}\n",
+        },
+    )
     found = [v for v in violations(root, RULES) if v.startswith(path)]
-    if arrow is None:                  # the planner's own module, found relatively
+    if arrow is None:  # the planner's own module, found relatively
         assert found == []
         return
     assert len(found) == 1 and f" imports {target} ({arrow}" in found[0], found
@@ -242,12 +306,17 @@ def test_each_kind_of_import_is_resolved_and_judged(tmp_path: Path, path: str, l
 
 
 def test_commands_share_their_helpers_and_build(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, {
-        "screenpilot/commands/__init__.py": "", "screenpilot/commands/common.py": "",
-        "screenpilot/build.py": "def f() -> None:\n    from screenpilot.simulator import phone\n",
-        "simulator/phone.py": "",
-        "screenpilot/commands/run_cmd.py": "from screenpilot.commands.common import x\n"
-                                           "from screenpilot import build\n"})
+    root = write_tree(
+        tmp_path,
+        {
+            "screenpilot/commands/__init__.py": "",
+            "screenpilot/commands/common.py": "",
+            "screenpilot/build.py": "def f() -> None:\n    from .simulator import phone\n",
+            "simulator/phone.py": "",
+            "screenpilot/commands/run_cmd.py": "from screenpilot.commands.common import x\n"
+            "from screenpilot import build\n",
+        },
+    )
     assert violations(root, RULES) == []
 
 
