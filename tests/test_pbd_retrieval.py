@@ -14,9 +14,18 @@ from typer.testing import CliRunner
 
 from screenpilot.cli import app as cli_app
 from screenpilot.config import load_config
-from screenpilot.model import Action, ActionKind, Box, Element, ElementKind, Screen, Step
+from screenpilot.model import (
+    Action,
+    ActionKind,
+    Box,
+    Demonstration,
+    Element,
+    ElementKind,
+    Screen,
+    Step,
+)
 from screenpilot.pbd.store import DemoRecord, DemoStore, retrieve
-from screenpilot.planner.base import Demonstration, PlanHints
+from screenpilot.planner.base import PlanHints
 from screenpilot.planner.chain import ChainPlanner
 from screenpilot.planner.demos import demo_progress, parse_step
 from screenpilot.planner.offline import HeuristicPlanner
@@ -172,7 +181,7 @@ def test_demos_commands(minilm: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "re-embedded 2" in cli("demos", "reembed").output
     cfg = load_config({"store.path": str(path), "embed.model": MODEL,
                        "pbd.threshold": "0.6"})
-    from screenpilot.commands.pbd_cmd import demonstrations_for
+    from screenpilot.build import demonstrations as demonstrations_for
 
     found = demonstrations_for(cfg, "turn on the wifi", None)
     assert [d.instruction for d in found] == ["Turn wifi on."]

@@ -14,6 +14,7 @@ from phone_fixtures import PhoneSession
 from PIL import Image
 
 from screenpilot.executor.device import Gesture
+from screenpilot.language.keyboard import keyboard_top
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     ActionKind,
@@ -30,11 +31,10 @@ from screenpilot.pbd.recorder import (
     Recorder,
     element_at,
     interpret,
-    keyboard_top,
-    save,
     typed_text,
 )
 from screenpilot.pbd.store import DemoStore
+from screenpilot.report import save_run
 
 W, H, DPI = 1080, 2400, 420
 
@@ -238,7 +238,7 @@ def test_typed_secret_is_never_kept(tmp_path: Path) -> None:
     assert rec.app == "com.example.shop" and rec.size == (W, H)
     secret_step = rec.trajectory.steps[1]
     assert secret_step.action.secret and secret_step.action.kind is ActionKind.TYPE
-    path = save(rec, tmp_path / "run")
+    path = save_run(rec.trajectory, tmp_path / "run")
     saved = path.read_text()
     assert "hunter22" not in saved and "Alice" in saved
     assert Trajectory.from_json(saved).steps[1].action.secret
