@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks import TaskResult, correct_prefix, make_describer, step_words, summarise
+from tasks import TaskResult, correct_prefix, describer_for, step_words, summarise
 
-from screenpilot.offline import enforce_offline
+from screenpilot.core.offline import enforce_offline
 
 enforce_offline()
 
@@ -50,6 +50,7 @@ from screenpilot.agent import Agent, RunOptions  # noqa: E402
 from screenpilot.autotask import NO, STOP, YES, AutoTaskAgent, Summary  # noqa: E402
 from screenpilot.errors import ScreenpilotError  # noqa: E402
 from screenpilot.executor.adb import AdbDevice  # noqa: E402
+from screenpilot.language.taskparse import parse_task  # noqa: E402
 from screenpilot.model import ActionKind, Step, Trajectory  # noqa: E402
 from screenpilot.pbd.embed import load_embedder  # noqa: E402
 from screenpilot.pbd.knowledge import Knowledge  # noqa: E402
@@ -60,7 +61,6 @@ from screenpilot.planner.autotask import (  # noqa: E402
 )
 from screenpilot.planner.offline import HeuristicPlanner  # noqa: E402
 from screenpilot.planner.safety import KeywordSafety  # noqa: E402
-from screenpilot.planner.taskparse import parse_task  # noqa: E402
 from screenpilot.simulator.phone import VirtualPhone  # noqa: E402
 from screenpilot.simulator.serve import serve_phone  # noqa: E402
 from screenpilot.simulator.tasks import Task, all_tasks  # noqa: E402
@@ -111,7 +111,7 @@ def explore_task(task: Task, command: str, describer_kind: str, out: Path,
 
     start = time.perf_counter()
     with serve_phone(phone) as serial:
-        agent = AutoTaskAgent(AdbDevice(serial), make_describer(describer_kind, phone), planner,
+        agent = AutoTaskAgent(AdbDevice(serial), describer_for(describer_kind, phone), planner,
                              checker=HeuristicChecker(planner, max_steps=BUDGET), knowledge=k,
                              encode=encode, confirm=person, budget=BUDGET, max_rounds=2,
                              options=RunOptions(out=out, max_steps=BUDGET + 6,
@@ -137,7 +137,7 @@ def baseline_task(task: Task, describer_kind: str, out: Path) -> TaskResult:
     task.setup(phone)
     start = time.perf_counter()
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), make_describer(describer_kind, phone),
+        agent = Agent(AdbDevice(serial), describer_for(describer_kind, phone),
                       HeuristicPlanner(encode, max_steps=BUDGET),
                       options=RunOptions(out=out, max_steps=BUDGET, settle_timeout=2.0,
                                          settle_interval=0.05),

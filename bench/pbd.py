@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from screenpilot.offline import enforce_offline
+from screenpilot.core.offline import enforce_offline
 
 enforce_offline()
 

@@ -255,7 +255,7 @@ def main() -> int:
     parser.add_argument("--no-exemplars", action="store_true")
     parser.add_argument("--only", nargs="*", default=[], help="red-team screen ids")
     args = parser.parse_args()
-    from screenpilot.offline import enforce_offline
+    from screenpilot.core.offline import enforce_offline
 
     enforce_offline()
     names = checks(not args.no_exemplars)

@@ -32,8 +32,8 @@ from string import Template
 import yaml
 
 from screenpilot.errors import LLMResponseError, PlannerError
-from screenpilot.model import SECRET_PLACEHOLDER, Action, ActionKind, Screen, Step
-from screenpilot.planner.base import Decision, Demonstration, ExploredPath, PlanHints, Usage
+from screenpilot.model import SECRET_PLACEHOLDER, Action, ActionKind, Demonstration, Screen, Step
+from screenpilot.planner.base import Decision, ExploredPath, PlanHints, Usage
 from screenpilot.planner.llm import ChatModel, ChatResult
 from screenpilot.planner.parse import IDS_HINT, available_ids, parse_action
 

@@ -17,12 +17,13 @@ from screenpilot.model import (
     Block,
     BlockKind,
     Box,
+    Demonstration,
     Element,
     ElementKind,
     Screen,
     Step,
 )
-from screenpilot.planner.base import Demonstration, ExploredPath, PlanHints, Planner, Usage
+from screenpilot.planner.base import ExploredPath, PlanHints, Planner, Usage
 from screenpilot.planner.chain import ChainPlanner, PromptSet, load_prompts
 from screenpilot.planner.llm import OpenAIChat, ScriptedLLM
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from screenpilot.language.taskparse import parse_task
 from screenpilot.model import (
     Action,
     ActionKind,
@@ -21,7 +22,6 @@ from screenpilot.model import (
 from screenpilot.pbd.embed import Embedder
 from screenpilot.planner.base import Decision
 from screenpilot.planner.offline import HeuristicPlanner
-from screenpilot.planner.taskparse import parse_task
 
 
 @pytest.fixture(scope="module")

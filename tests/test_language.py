@@ -8,8 +8,8 @@ from importlib import resources
 import pytest
 
 from screenpilot.language import parse_command
+from screenpilot.language.taskparse import parse_task
 from screenpilot.language.times import normalise_times, parse_clock, parse_days
-from screenpilot.planner.taskparse import parse_task
 
 
 # --- synonyms and everyday names of Android concepts --------------------------------------

@@ -17,6 +17,7 @@ from pbd_helpers import WordEmbedder
 from phone_fixtures import wait_until
 
 from screenpilot.errors import DataError, StoreError
+from screenpilot.model import Demonstration
 from screenpilot.pbd.store import (
     DEMOS,
     INDEX_DIR,
@@ -25,7 +26,6 @@ from screenpilot.pbd.store import (
     DemoStore,
     Entry,
 )
-from screenpilot.planner.base import Demonstration
 
 HELPERS = Path(__file__).with_name("pbd_helpers.py")
 WIFI = DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Network & internet'",

@@ -1,7 +1,8 @@
 """The app commands: ``am`` (start, broadcast, force-stop), ``monkey``, ``pm`` and ``ime``.
 
 An ``am start`` intent is resolved the way Android resolves it (an explicit
-component, the HOME category, a Settings action, or a package's launcher activity).
+component, the HOME category, a Settings action, a new contact's editor, or a package's
+launcher activity).
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ from screenpilot.simulator.shell.keys import KEYCODES
 
 if TYPE_CHECKING:
     from screenpilot.simulator.shell.interpreter import Shell
+
+#: Implicit intents (action, MIME type) that open an editor, as on a real phone.
+EDITOR_INTENTS = {
+    ("android.intent.action.INSERT", mime): (
+        "com.android.contacts", "com.android.contacts.activities.ContactEditorActivity")
+    for mime in ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact")
+}
 
 
 class AppCommands:
@@ -76,6 +84,9 @@ class AppCommands:
             full = f"com.android.settings.{act}" if act else None
             return bool(self.backend.launch("com.android.settings", full)
                         or self.backend.launch("com.android.settings", None))
+        editor = EDITOR_INTENTS.get((intent.action or "", intent.mime or ""))
+        if editor is not None:
+            return self.backend.launch(*editor)
         if intent.package and intent.package in self.backend.packages():
             return self.backend.launch(intent.package, None)
         return None
