@@ -13,6 +13,7 @@ import copy
 import json
 import re
 import shutil
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
@@ -95,7 +96,7 @@ def console(phone: PhoneSession, script: Script,
                   describer=IncrementalDescriber(stages=("ocr", "blocks")),
                   safety=KeywordSafety(), planner=script.planner, options=options, runs=runs,
                   run_folder=run_folder, planner_name="scripted")
-    page = Console(parts, fps=4.0)
+    page = Console(parts, fps=2.0)           # the virtual phone's captures cost this machine
     with served(page) as url:
         yield page, url
 
@@ -248,6 +249,7 @@ def start_run(driver: Any, task: str) -> None:
     by_id(driver, "run-start").click()
 
 
+@pytest.mark.slow
 def test_a_run_streams_its_steps_to_the_page(console: tuple[Console, str], page: Any,
                                               vp: VirtualPhone, script: Script) -> None:
     vp.reset()
@@ -265,6 +267,27 @@ def test_a_run_streams_its_steps_to_the_page(console: tuple[Console, str], page:
     report = status.find_element("link text", "report").get_attribute("href")
     page.get(report)
     assert "open the settings" in page.title
+
+
+def test_stop_ends_the_run_before_its_next_turn(console: tuple[Console, str], page: Any,
+                                                vp: VirtualPhone, script: Script) -> None:
+    page_, _ = console
+    vp.reset()
+
+    def tap_once_stopping(msgs: Sequence[Message]) -> str:
+        deadline = time.monotonic() + 60           # plans until the page's Stop lands
+        while page_.runs.state != "stopping" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return tap("Settings")(msgs)
+
+    script.llm = ScriptedLLM([tap_once_stopping, tap("Network")])
+    start_run(page, "open the network settings")
+    wait(page, lambda d: script.llm.calls == 1, timeout=120)
+    by_id(page, "run-stop").click()
+    wait(page, lambda d: by_id(d, "run-status").get_attribute("data-outcome"), timeout=120)
+    assert by_id(page, "run-status").get_attribute("data-outcome") == "aborted"
+    assert script.llm.calls == 1                     # no turn after Stop
+    assert len(page.find_elements("css selector", "#steps .step")) == 1
 
 
 def test_a_handover_shows_a_banner_and_abort_stops_the_run(

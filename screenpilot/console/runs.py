@@ -82,9 +82,10 @@ class RunSession:
         return {"status": "started", "task": task, "folder": folder.name}
 
     def stop(self) -> Event:
+        """End the run before its next turn (a waiting handover is answered "abort")."""
         self._stop.set()
         self._reply(False)
-        return {"status": "stopping" if self.state != "idle" else "idle"}
+        return {"status": "stopping" if self._set("stopping", if_running=True) else "idle"}
 
     def answer(self, go_on: bool) -> Event:
         """The person's answer to the handover now shown."""
@@ -103,17 +104,21 @@ class RunSession:
             self._thread.join(timeout)
 
     # --- the run's thread ----------------------------------------------------------------
-    def _publish(self, event: Event, *, keep: bool = True) -> None:
+    def _publish(self, event: Event) -> None:
         with self._lock:
-            if keep:
-                self.events.append(event)
-        self.hub.publish(event)
+            self.events.append(event)
+            self.hub.publish(event)
 
-    def _set(self, state: str) -> None:
+    def _set(self, state: str, *, if_running: bool = False) -> bool:
+        """Change the state (``if_running``: only while a run goes on) and tell the pages;
+        under the lock, so they see the states in order."""
         with self._lock:
+            if if_running and self.state == "idle":
+                return False
             self.state = state
-        self.activity.waiting = state == "handover"
-        self.hub.publish({"type": "run_state", "state": state, "task": self.task})
+            self.activity.waiting = state == "handover"
+            self.hub.publish({"type": "run_state", "state": state, "task": self.task})
+            return True
 
     def _reply(self, go_on: bool) -> None:
         self._answer = go_on
@@ -138,7 +143,7 @@ class RunSession:
         with self._lock:
             self.handover = None
         self._publish({"type": "handover_done", "go_on": go_on})
-        self._set("running")
+        self._set("running" if go_on else "stopping")
         return go_on
 
     def _step(self, event: StepEvent) -> None:

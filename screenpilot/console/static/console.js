@@ -161,13 +161,14 @@ function setRunState(state, task) {
   const busy = state !== "idle";
   $("run-start").disabled = busy || recordState !== "idle";
   $("record-start").disabled = busy || recordState !== "idle";
-  $("run-stop").disabled = !busy;
+  $("run-stop").disabled = !busy || state === "stopping";
   const status = $("run-status");
   if (busy) {
     status.className = "status";
     delete status.dataset.outcome;
-    status.textContent = state === "handover" ? `Waiting for you: ${task}`
-      : state === "starting" ? `Starting: ${task}` : `Running: ${task}`;
+    const words = { handover: "Waiting for you", starting: "Starting",
+                    stopping: "Stopping after this step" };
+    status.textContent = `${words[state] || "Running"}: ${task}`;
   }
 }
 
@@ -187,6 +188,7 @@ function addStep(step) {
     image, body);
   item.dataset.index = String(step.index);
   list.append(item);
+  item.scrollIntoView({ block: "nearest" });
 }
 
 function showHandover(event) {
@@ -206,7 +208,7 @@ function endRun(event) {
   status.append(`${event.outcome.replace("_", " ")} after ${event.steps} steps`);
   if (event.note) status.append(` — ${event.note}`);
   if (event.report) {
-    status.append(" ");
+    status.append(" · ");
     status.append(el("a", { href: event.report, target: "_blank", rel: "noopener",
                             textContent: "report" }));
   }
