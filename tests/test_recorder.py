@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from pbd_helpers import WordEmbedder
 from phone_fixtures import PhoneSession
 from PIL import Image
@@ -251,6 +252,7 @@ def test_typed_secret_is_never_kept(tmp_path: Path) -> None:
 
 
 # --- the virtual phone, through adb and vision ------------------------------------------------
+@pytest.mark.slow
 def test_record_on_the_virtual_phone(phone: PhoneSession, tmp_path: Path) -> None:
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.vision.incremental import IncrementalDescriber
