@@ -9,9 +9,7 @@ where chromium or its driver is missing or cannot start.
 
 from __future__ import annotations
 
-import copy
 import json
-import re
 import shutil
 import time
 import urllib.error
@@ -22,6 +20,7 @@ from typing import Any
 
 import pytest
 from phone_fixtures import PhoneSession
+from test_handover import SIGNED_IN_WITH_CART, shop_state, tap
 
 from screenpilot.agent import RunOptions
 from screenpilot.build import run_folder
@@ -41,26 +40,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 SETTINGS = "com.android.settings"
 Message = dict[str, Any]
-Answer = Callable[[Sequence[Message]], str]
 
 
 # --- the scripted model -------------------------------------------------------------------------
-def tap(label: str, *, done_when: str = "") -> Answer:
-    """Tap the element labelled ``label`` on the prompt's screen; done once ``done_when``
-    shows."""
-    def answer(msgs: Sequence[Message]) -> str:
-        text = str(msgs[-1]["content"])
-        screen = text[text.rfind("<screen>"):text.rfind("</screen>")]
-        if done_when and done_when in screen:
-            return json.dumps({"action": "stop", "done": True, "reason": "done"})
-        m = re.search(rf"\[(\d+)\] [^\n]*'{re.escape(label)}", screen)
-        if m is None:
-            return json.dumps({"action": "stop", "done": False, "reason": f"no {label}"})
-        return json.dumps({"action": "tap", "element": int(m.group(1)),
-                           "reason": f"tap {label}"})
-    return answer
-
-
 class Script:
     """The planner of the next run: the scripted model a test sets."""
 
@@ -166,12 +148,6 @@ def click_screen(driver: Any, x: int, y: int, phone_width: int) -> None:
     scale = width / phone_width
     ActionChains(driver).move_to_element_with_offset(
         img, round(x * scale - width / 2), round(y * scale - height / 2)).click().perform()
-
-
-def shop_state(vp: VirtualPhone, **values: Any) -> None:
-    snap = vp.snapshot()
-    snap["apps"].setdefault(shop.PACKAGE, {}).update(copy.deepcopy(values))
-    vp.restore(snap)
 
 
 # --- the token --------------------------------------------------------------------------------
@@ -293,8 +269,7 @@ def test_stop_ends_the_run_before_its_next_turn(console: tuple[Console, str], pa
 def test_a_handover_shows_a_banner_and_abort_stops_the_run(
         console: tuple[Console, str], page: Any, vp: VirtualPhone, script: Script) -> None:
     vp.reset()
-    shop_state(vp, signed_in=True, email=shop.ACCOUNT_EMAIL,
-               cart=[{"id": "p1", "size": "", "qty": 1}])
+    shop_state(vp, **SIGNED_IN_WITH_CART)
     orders = len(vp.app_state(shop.PACKAGE)["orders"])
     vp.open_page("shop", "payment")                  # a secure payment screen
     script.llm = ScriptedLLM([tap("Pay now")] * 3)

@@ -10,12 +10,11 @@ under the runs folder and, when asked, the demonstration goes into the store.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from screenpilot.console.activity import Activity
+from screenpilot.console.activity import Activity, Session
 from screenpilot.console.hub import Event, Hub
 from screenpilot.console.parts import Parts
 from screenpilot.console.runs import report_link
@@ -27,35 +26,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class RecordSession:
+class RecordSession(Session):
     """At most one recording at a time; its steps so far are kept for late pages."""
+
+    kind = "record"
 
     def __init__(self, parts: Parts, hub: Hub, activity: Activity, *,
                  store: Callable[[], DemoStore] | None = None) -> None:
-        self.parts = parts
+        super().__init__(parts, hub, activity)
         self.store = store
-        self.hub = hub
-        self.activity = activity
-        self.state = "idle"
-        self.task = ""
         self.steps: list[str] = []
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
 
     def start(self, task: str, *, store: bool = True) -> Event:
-        task = task.strip()
-        if not task:
-            raise ScreenpilotError("no task given", hint='name what you will do, e.g. '
-                                                         '"turn on wifi"')
-        self.activity.claim("record")
-        folder = self.parts.run_folder(self.parts.runs, f"record {task}")
+        task, folder = self._begin(task, "record {task}")
         with self._lock:
             self.state, self.task, self.steps = "recording", task, []
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._record, args=(task, folder, store),
-                                        daemon=True, name="console-record")
-        self._thread.start()
+        self._spawn(self._record, task, folder, store)
         return {"status": "started", "task": task, "folder": folder.name}
 
     def stop(self) -> Event:
@@ -65,10 +51,6 @@ class RecordSession:
     def snapshot(self) -> Event:
         with self._lock:
             return {"state": self.state, "task": self.task, "steps": list(self.steps)}
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     def _step(self, n: int, words: str) -> None:
         with self._lock:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from screenpilot.agent import Agent, StepEvent
-from screenpilot.console.activity import Activity
+from screenpilot.console.activity import Activity, Session
 from screenpilot.console.hub import Event, Hub
 from screenpilot.console.parts import Parts
 from screenpilot.errors import ScreenpilotError
@@ -47,38 +47,26 @@ def report_link(runs: Path, folder: Path) -> str:
     return f"/runs/{name.as_posix()}/report.html" if len(name.parts) == 1 else ""
 
 
-class RunSession:
+class RunSession(Session):
     """At most one run at a time; its events so far are kept for pages that open late."""
+
+    kind = "run"
 
     def __init__(self, parts: Parts, hub: Hub, activity: Activity, *,
                  on_step: Callable[[Step], None] | None = None) -> None:
-        self.parts = parts
-        self.hub = hub
-        self.activity = activity
+        super().__init__(parts, hub, activity)
         self.on_step = on_step
-        self.state = "idle"
-        self.task = ""
         self.events: list[Event] = []
         self.handover: Event | None = None
-        self._stop = threading.Event()
         self._answered = threading.Event()
         self._answer = False
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
 
     # --- the page's requests -------------------------------------------------------------
     def start(self, task: str) -> Event:
-        task = task.strip()
-        if not task:
-            raise ScreenpilotError("no task given", hint='type one, e.g. "turn on wifi"')
-        self.activity.claim("run")
-        folder = self.parts.run_folder(self.parts.runs, task)
+        task, folder = self._begin(task)
         with self._lock:
             self.state, self.task, self.events, self.handover = "starting", task, [], None
-            self._stop.clear()
-        self._thread = threading.Thread(target=self._run, args=(task, folder), daemon=True,
-                                        name="console-run")
-        self._thread.start()
+        self._spawn(self._run, task, folder)
         return {"status": "started", "task": task, "folder": folder.name}
 
     def stop(self) -> Event:
@@ -98,10 +86,6 @@ class RunSession:
         with self._lock:
             return {"state": self.state, "task": self.task, "events": list(self.events),
                     "handover": self.handover}
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     # --- the run's thread ----------------------------------------------------------------
     def _publish(self, event: Event) -> None:
