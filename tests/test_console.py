@@ -199,6 +199,22 @@ def test_a_click_on_the_live_screen_taps_the_phone(console: tuple[Console, str],
     assert "done: Tap" in log and "Settings" in log
 
 
+def test_the_reading_shows_the_overlay_and_the_description(console: tuple[Console, str],
+                                                           page: Any, vp: VirtualPhone) -> None:
+    page_, _ = console
+    vp.reset()
+    frame_after(page, page_)
+    by_id(page, "reading-toggle").click()
+    wait(page, lambda d: by_id(d, "screen").get_attribute("data-mode") == "reading"
+         and "Settings" in by_id(d, "reading-text").text, timeout=90)
+    assert "elements" in by_id(page, "reading-source").text
+    read = page_.reading.latest()
+    assert read is not None and read.size == vp.size()
+    by_id(page, "reading-toggle").click()            # off: the live frames come back
+    wait(page, lambda d: by_id(d, "screen").get_attribute("data-mode") == "live")
+    assert not by_id(page, "reading-panel").is_displayed()
+
+
 def test_a_click_on_a_sensitive_control_asks_first(console: tuple[Console, str], page: Any,
                                                    vp: VirtualPhone) -> None:
     page_, _ = console
@@ -225,7 +241,6 @@ def start_run(driver: Any, task: str) -> None:
     by_id(driver, "run-start").click()
 
 
-@pytest.mark.slow
 def test_a_run_streams_its_steps_to_the_page(console: tuple[Console, str], page: Any,
                                               vp: VirtualPhone, script: Script) -> None:
     vp.reset()

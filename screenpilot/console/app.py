@@ -85,7 +85,8 @@ class Console:
         frame = self.live.latest()
         return {"device": self.parts.device.serial, "planner": self.parts.planner_name,
                 "run": self.runs.snapshot(), "record": self.recording.snapshot(),
-                "reading": self.reading.on, "store": self.parts.store is not None,
+                "reading": self.reading.on, "read": self.reading.event,
+                "store": self.parts.store is not None,
                 "frame": {"seq": frame.seq, "width": frame.size[0], "height": frame.size[1]}
                 if frame is not None else None}
 

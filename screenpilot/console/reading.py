@@ -51,7 +51,10 @@ class Reading:
         self.width = width
         self.on = False
         self._latest: Read | None = None
+        #: The last ``reading`` event, for a page that opens later.
+        self.event: dict[str, object] | None = None
         self._lock = threading.Lock()
+        self._described = b""            # the JPEG of the frame last described
         self._wake = threading.Event()
         self._halt = threading.Event()
         self._thread: threading.Thread | None = None
@@ -68,7 +71,9 @@ class Reading:
             self._thread.join(5)
 
     def turn(self, on: bool) -> None:
+        """Read (again: a page that just turned it on waits for a reading) or stop."""
         self.on = on
+        self._described = b""
         self._wake.set()
 
     def latest(self) -> Read | None:
@@ -92,26 +97,25 @@ class Reading:
             read = Read(seq, to_jpeg(drawn, self.width), screen.describe(),
                         len(screen.elements), image.size, source)
             self._latest = read
-        self.hub.publish({"type": "reading", "seq": read.seq, "text": read.text,
+            self.event = {"type": "reading", "seq": read.seq, "text": read.text,
                           "elements": read.elements, "width": read.size[0],
-                          "height": read.size[1], "source": source})
+                          "height": read.size[1], "source": source}
+            self.hub.publish(self.event)
 
     def _run(self) -> None:
-        described: bytes = b""
         while not self._halt.is_set():
             self._wake.wait(0.5)
             self._wake.clear()
             frame = self.live.latest()
-            if not self.on or self.busy() or frame is None or frame.jpeg == described:
+            if not self.on or self.busy() or frame is None or frame.jpeg == self._described:
                 continue
+            self._described = frame.jpeg
             try:
                 began = time.perf_counter()
                 screen = self.describer.describe(frame.image)
                 log.debug("reading took %.2f s", time.perf_counter() - began)
             except ScreenpilotError as exc:
                 self.hub.publish({"type": "notice", "text": f"cannot read: {exc.message}"})
-                described = frame.jpeg
                 continue
-            described = frame.jpeg
             self._show(frame.image, screen, "live")
             self._wake.set()                  # look again at once: the screen may have moved

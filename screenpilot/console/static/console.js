@@ -83,7 +83,9 @@ function onFrame(event) {
 async function onReading(event) {
   if (!readingOn) return;
   $("reading-text").textContent = event.text || "(nothing read)";
-  $("reading-text").hidden = false;
+  $("reading-source").textContent = `${event.elements} elements, from ${
+    { live: "the live screen", run: "the run's last step", tap: "your last tap" }[event.source]
+    || event.source}`;
   try {
     await showImage(`/api/reading.jpg?seq=${event.seq}`);
     $("screen").dataset.mode = "reading";
@@ -92,8 +94,11 @@ async function onReading(event) {
 
 $("reading-toggle").addEventListener("change", async (e) => {
   readingOn = e.target.checked;
-  $("reading-text").hidden = !readingOn;
-  if (readingOn) $("reading-text").textContent = "reading the screen…";
+  $("reading-panel").hidden = !readingOn;
+  if (readingOn) {
+    $("reading-text").textContent = "reading the screen…";
+    $("reading-source").textContent = "";
+  }
   try { await post("/api/reading", { on: readingOn }); } catch (error) { fail(error); }
   if (!readingOn) { live.shown = 0; pump(); }
 });
@@ -206,13 +211,17 @@ function endRun(event) {
   status.className = `status ${event.outcome === "success" ? "success" : "failed"}`;
   status.dataset.outcome = event.outcome;
   status.append(`${event.outcome.replace("_", " ")} after ${event.steps} steps`);
+  endNote(status, event);
+  loadRuns();
+}
+
+function endNote(status, event) {
   if (event.note) status.append(` — ${event.note}`);
   if (event.report) {
     status.append(" · ");
     status.append(el("a", { href: event.report, target: "_blank", rel: "noopener",
                             textContent: "report" }));
   }
-  loadRuns();
 }
 
 $("run-form").addEventListener("submit", async (e) => {
@@ -260,12 +269,7 @@ function endRecording(event) {
   status.replaceChildren(`Recorded ${event.steps} steps`);
   if (event.ended) status.append(` (${event.ended})`);
   if (event.demo) status.append(`; stored as ${event.demo}`);
-  if (event.note) status.append(` — ${event.note}`);
-  if (event.report) {
-    status.append(" ");
-    status.append(el("a", { href: event.report, target: "_blank", rel: "noopener",
-                            textContent: "report" }));
-  }
+  endNote(status, event);
   loadRuns();
   loadDemos();
 }
@@ -347,7 +351,11 @@ function restore(state) {
     $("record-store-label").hidden = true;
     $("demos-location").textContent = "no demonstration store";
   }
+  readingOn = Boolean(state.reading);
+  $("reading-toggle").checked = readingOn;
+  $("reading-panel").hidden = !readingOn;
   if (state.frame) onFrame({ ...state.frame, fps: 0 });
+  if (readingOn && state.read) onReading(state.read);
   $("steps").replaceChildren();
   for (const event of state.run.events) handle(event);
   setRunState(state.run.state, state.run.task);
