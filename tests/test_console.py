@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pbd_helpers import WordEmbedder
 from phone_fixtures import PhoneSession
 from test_handover import SIGNED_IN_WITH_CART, shop_state, tap
 
@@ -28,10 +29,22 @@ from screenpilot.console import Console, Parts
 from screenpilot.console.app import served
 from screenpilot.console.runs import step_event
 from screenpilot.executor.adb import AdbDevice
-from screenpilot.model import Action, ActionKind, Box, Element, ElementKind, Screen, Step
+from screenpilot.model import (
+    Action,
+    ActionKind,
+    Box,
+    Element,
+    ElementKind,
+    Outcome,
+    Screen,
+    Step,
+    Trajectory,
+)
+from screenpilot.pbd.store import DemoRecord, DemoStore
 from screenpilot.planner.chain import ChainPlanner
 from screenpilot.planner.llm import ScriptedLLM
 from screenpilot.planner.safety import KeywordSafety
+from screenpilot.report import save_run
 from screenpilot.simulator.apps import shop
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.incremental import IncrementalDescriber
@@ -70,6 +83,14 @@ def script() -> Script:
 def console(phone: PhoneSession, script: Script,
             tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Console, str]]:
     runs = tmp_path_factory.mktemp("runs")
+    stored = tmp_path_factory.mktemp("store")
+    with DemoStore.open(stored, embedder=WordEmbedder()) as demos:
+        demos.add(DemoRecord("turn on wifi", ("tap 'Settings'", "tap 'Network & internet'"),
+                             app="com.android.settings", source="test"))
+        demos.add(DemoRecord("open the clock", ("tap 'Clock'",), source="test"))
+    save_run(Trajectory(task="a past run", outcome=Outcome.SUCCESS, planner="scripted",
+                        started_at="2026-01-01T00:00:00+00:00"),
+             runs / "20260101-000000-a-past-run")
 
     def options(task: str, folder: Path) -> RunOptions:
         return RunOptions(out=folder, max_steps=6, settle_timeout=2.0, settle_interval=0.05)
@@ -77,7 +98,8 @@ def console(phone: PhoneSession, script: Script,
     parts = Parts(device=AdbDevice(phone.serial),
                   describer=IncrementalDescriber(stages=("ocr", "blocks")),
                   safety=KeywordSafety(), planner=script.planner, options=options, runs=runs,
-                  run_folder=run_folder, planner_name="scripted")
+                  run_folder=run_folder, planner_name="scripted",
+                  store=lambda: DemoStore.open(stored, embedder=WordEmbedder()))
     page = Console(parts, fps=2.0)           # the virtual phone's captures cost this machine
     with served(page) as url:
         yield page, url
@@ -303,6 +325,36 @@ def test_a_handover_shows_a_banner_and_abort_stops_the_run(
     assert len(vp.app_state(shop.PACKAGE)["orders"]) == orders
     steps = page.find_elements("css selector", "#steps .step")
     assert steps and all("Pay now" not in s.find_element("tag name", "h3").text for s in steps)
+
+
+# --- what is kept -------------------------------------------------------------------------------
+def test_past_runs_and_stored_demonstrations(console: tuple[Console, str], page: Any) -> None:
+    page_, _ = console
+    page.find_element("css selector", ".tabs [data-tab=runs]").click()
+    row = wait(page, lambda d: next((r for r in d.find_elements("css selector", "#runs tbody tr")
+                                     if "a past run" in r.text), None))
+    report = row.find_element("link text", "report").get_attribute("href")
+
+    page.find_element("css selector", ".tabs [data-tab=demos]").click()
+    wait(page, lambda d: len(d.find_elements("css selector", "#demos tbody tr")) == 2)
+    rows = page.find_elements("css selector", "#demos tbody tr")
+    wifi = next(r for r in rows if "turn on wifi" in r.text)
+    wifi.find_element("xpath", ".//button[text()='Show']").click()
+    detail = wait(page, lambda d: by_id(d, "demo-detail") if by_id(d, "demo-detail").is_displayed()
+                  else None)
+    assert "tap 'Network & internet'" in detail.text
+    clock = next(r for r in rows if "open the clock" in r.text)
+    clock.find_element("xpath", ".//button[text()='Delete']").click()
+    page.switch_to.alert.accept()                      # "Delete the demonstration ...?"
+    wait(page, lambda d: len(d.find_elements("css selector", "#demos tbody tr")) == 1)
+    assert [r.instruction for r in page_.demos.store().list()] == ["turn on wifi"]
+    exported = page.execute_async_script(
+        "const done = arguments[0];"
+        "fetch('/api/demos.jsonl').then(r => r.text()).then(done);")
+    assert [json.loads(line)["instruction"] for line in exported.splitlines()] == ["turn on wifi"]
+
+    page.get(report)
+    assert "a past run" in page.title
 
 
 # --- what the page is told ----------------------------------------------------------------------

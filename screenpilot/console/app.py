@@ -155,9 +155,14 @@ def url_of(console: Console, sock: socket.socket) -> str:
 def _server(console: Console) -> Any:
     import uvicorn
 
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            console.hub.close()          # end the pages' event streams: nothing to wait for
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(console.asgi(), log_level="warning", access_log=False,
-                            lifespan="off", timeout_graceful_shutdown=2)
-    return uvicorn.Server(config)
+                            lifespan="off", timeout_graceful_shutdown=5)
+    return Server(config)
 
 
 def serve(console: Console, *, port: int = 0, ready: Callable[[str], None] | None = None

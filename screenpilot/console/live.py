@@ -64,7 +64,7 @@ class LiveView:
         self.error = ""
         self._latest: Frame | None = None
         self._times: deque[float] = deque(maxlen=20)
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._halt = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -94,17 +94,6 @@ class LiveView:
             return 0.0
         return (len(times) - 1) / (times[-1] - times[0])
 
-    def wait_newer(self, seq: int, timeout: float) -> Frame | None:
-        """The first frame numbered above ``seq``, waiting up to ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while self._latest is None or self._latest.seq <= seq:
-                left = deadline - time.monotonic()
-                if left <= 0 or self._halt.is_set():
-                    return None
-                self._changed.wait(left)
-            return self._latest
-
     def capture_now(self) -> Frame:
         """Capture a frame at once (a tap needs the screen as it is now)."""
         image = self.device.capture()
@@ -112,12 +101,11 @@ class LiveView:
 
     def _keep_frame(self, image: Image.Image) -> Frame:
         jpeg = to_jpeg(image, self.width)
-        with self._changed:
+        with self._lock:
             seq = (self._latest.seq + 1) if self._latest is not None else 1
             frame = Frame(seq, image, jpeg, time.monotonic())
             self._latest = frame
             self._times.append(frame.at)
-            self._changed.notify_all()
         w, h = frame.size
         self.hub.publish({"type": "frame", "seq": frame.seq, "width": w, "height": h,
                           "fps": round(self.fps, 2)})
