@@ -357,6 +357,28 @@ def test_past_runs_and_stored_demonstrations(console: tuple[Console, str], page:
     assert "a past run" in page.title
 
 
+def test_a_demonstration_is_recorded_from_the_page(console: tuple[Console, str], page: Any,
+                                                   vp: VirtualPhone) -> None:
+    page_, _ = console
+    vp.reset()
+    frame_after(page, page_)
+    page.find_element("css selector", ".tabs [data-tab=record]").click()
+    by_id(page, "record-task").send_keys("open the settings")
+    by_id(page, "record-start").click()
+    wait(page, lambda d: by_id(d, "record-status").text.startswith("Recording"))
+    time.sleep(1.0)                                  # the recorder listens and has a frame
+    icon = vp.frame().find("Settings")
+    assert icon is not None
+    click_screen(page, *icon.box.center, phone_width=vp.size()[0])
+    wait(page, lambda d: "tap 'Settings'" in by_id(d, "record-steps").text, timeout=90)
+    by_id(page, "record-stop").click()
+    status = wait(page, lambda d: by_id(d, "record-status")
+                  if "Recorded" in by_id(d, "record-status").text else None, timeout=90)
+    assert "Recorded 1 step " in status.text and "stored as" in status.text
+    stored = [r for r in page_.demos.store().list() if r.instruction == "open the settings"]
+    assert stored and stored[0].steps == ("tap 'Settings'",)
+
+
 # --- what the page is told ----------------------------------------------------------------------
 def test_a_step_event_never_carries_a_typed_secret() -> None:
     field = Element(id=0, kind=ElementKind.EDIT_TEXT, box=Box(10, 10, 300, 60), text="Password",

@@ -43,6 +43,8 @@ function log(text) {
 
 function fail(error) { log(`refused: ${error.message}`); }
 
+function steps(n) { return `${n} step${n === 1 ? "" : "s"}`; }
+
 // --- the live screen ----------------------------------------------------------------------------
 async function showImage(path) {
   const response = await fetch(path, { credentials: "same-origin" });
@@ -210,7 +212,7 @@ function endRun(event) {
   status.replaceChildren();
   status.className = `status ${event.outcome === "success" ? "success" : "failed"}`;
   status.dataset.outcome = event.outcome;
-  status.append(`${event.outcome.replace("_", " ")} after ${event.steps} steps`);
+  status.append(`${event.outcome.replace("_", " ")} after ${steps(event.steps)}`);
   endNote(status, event);
   loadRuns();
 }
@@ -266,7 +268,7 @@ $("record-stop").addEventListener("click", async () => {
 function endRecording(event) {
   setRecordState("idle");
   const status = $("record-status");
-  status.replaceChildren(`Recorded ${event.steps} steps`);
+  status.replaceChildren(`Recorded ${steps(event.steps)}`);
   if (event.ended) status.append(` (${event.ended})`);
   if (event.demo) status.append(`; stored as ${event.demo}`);
   endNote(status, event);
