@@ -40,6 +40,12 @@ if TYPE_CHECKING:
 
 #: The planners ``planner.kind`` names.
 PLANNERS = ("heuristic", "llm")
+#: The three global settings that slow every screen change while they are not 0.
+ANIMATION_SCALES = (
+    "window_animation_scale",
+    "transition_animation_scale",
+    "animator_duration_scale",
+)
 #: The sensitive categories ``--allow`` and ``safety.allow`` take.
 CATEGORIES: tuple[str, ...] = tuple(
     c.value for c in SensitiveCategory if c is not SensitiveCategory.NONE
@@ -299,9 +305,13 @@ def phone(cfg: Config) -> VirtualPhone:
     """A virtual phone of the configured size, theme and language (phone.*), not served."""
     from screenpilot.simulator.phone import VirtualPhone
 
-    return VirtualPhone(
+    device = VirtualPhone(
         size=parse_size(cfg["phone.size"]), theme=cfg["phone.theme"], locale=cfg["phone.locale"]
     )
+    if not cfg["phone.animations"]:  # set up as the README asks of a real phone
+        for key in ANIMATION_SCALES:
+            device.put_setting("global", key, "0")
+    return device
 
 
 @contextlib.contextmanager
@@ -336,6 +346,7 @@ def on_phone(
 
 
 __all__ = [
+    "ANIMATION_SCALES",
     "CATEGORIES",
     "PLANNERS",
     "Say",

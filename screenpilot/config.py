@@ -47,6 +47,13 @@ DEFAULTS: dict[str, Option] = {
     "phone.size": Option(str, "1080x2400", "virtual phone screen size, WIDTHxHEIGHT"),
     "phone.theme": Option(str, "light", "virtual phone theme", ("light", "dark")),
     "phone.locale": Option(str, "en", "virtual phone language", ("en", "zh")),
+    "phone.animations": Option(
+        bool,
+        False,
+        "the virtual phone starts with its animation scales "
+        "at 1 (as a new phone) instead of 0 (as the README asks of a phone "
+        "screenpilot drives); it draws no animation either way",
+    ),
     # vision
     "vision.ocr_threshold": Option(float, 0.90, "drop OCR lines recognised below this score"),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
@@ -60,29 +67,41 @@ DEFAULTS: dict[str, Option] = {
     "llm.model": Option(str, "gpt-4o-mini", "model name at the endpoint"),
     "llm.timeout": Option(float, 60.0, "seconds before one LLM request times out"),
     "llm.max_retries": Option(int, 3, "retries on 429 and 5xx answers, with backoff"),
-    "llm.deadline": Option(float, 60.0, "most seconds one LLM call takes, every retry "
-                           "included: a hung endpoint fails after this"),
+    "llm.deadline": Option(
+        float,
+        60.0,
+        "most seconds one LLM call takes, every retry included: a hung endpoint fails after this",
+    ),
     # demonstrations and knowledge
     "store.path": Option(str, "", "demonstration store folder; empty = the user data dir"),
     "store.host": Option(str, "", "Chroma server host for a shared store; empty = local folder"),
     "store.port": Option(int, 8000, "Chroma server port"),
     "embed.model": Option(str, "bge-small-en-v1.5", "sentence-transformers model name or path"),
-    "knowledge.path": Option(str, "", "exploration knowledge file (JSON); empty = knowledge.json "
-                                      "in the demonstration store folder"),
+    "knowledge.path": Option(
+        str,
+        "",
+        "exploration knowledge file (JSON); empty = knowledge.json "
+        "in the demonstration store folder",
+    ),
     # explore and learn (`screenpilot autotask`, AutoTask)
-    "autotask.max_steps": Option(int, 20, "autotask: more than this many actions counts "
-                                          "as done"),
-    "autotask.replay": Option(bool, True, "autotask: replay the stored path of a known "
-                                          "task with the new command's values"),
-    "pbd.threshold": Option(float, 0.6, "least cosine similarity for a demonstration to guide "
-                            "a run"),
+    "autotask.max_steps": Option(int, 20, "autotask: more than this many actions counts as done"),
+    "autotask.replay": Option(
+        bool, True, "autotask: replay the stored path of a known task with the new command's values"
+    ),
+    "pbd.threshold": Option(
+        float, 0.6, "least cosine similarity for a demonstration to guide a run"
+    ),
     "pbd.k": Option(int, 2, "most demonstrations handed to the planner per run"),
-    "pbd.idle": Option(float, 20.0, "`record` ends after this many seconds without a touch "
-                       "or a change on the screen"),
+    "pbd.idle": Option(
+        float,
+        20.0,
+        "`record` ends after this many seconds without a touch or a change on the screen",
+    ),
     # safety and runs
     "safety.allow": Option(list, [], "sensitive categories pre-approved for handover-free runs"),
-    "safety.exemplars": Option(bool, True, "also compare each screen's text with labelled "
-                               "sensitive screens (embed.model)"),
+    "safety.exemplars": Option(
+        bool, True, "also compare each screen's text with labelled sensitive screens (embed.model)"
+    ),
     "safety.llm": Option(bool, False, "also ask the LLM (llm.*) whether a screen is sensitive"),
     # probing an app from one task (`screenpilot probe`)
     "explore.per_batch": Option(int, 8, "queries the proxy user proposes per batch"),
@@ -117,11 +136,14 @@ def coerce(key: str, value: Any, where: str) -> Any:
     try:
         out = _coerce(opt.type, value)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"bad value {value!r} for '{key}' in {where}: {exc}",
-                          hint=f"expected {opt.type.__name__}") from exc
+        raise ConfigError(
+            f"bad value {value!r} for '{key}' in {where}: {exc}",
+            hint=f"expected {opt.type.__name__}",
+        ) from exc
     if opt.choices and out not in opt.choices:
-        raise ConfigError(f"bad value {value!r} for '{key}' in {where}",
-                          hint=f"one of {', '.join(opt.choices)}")
+        raise ConfigError(
+            f"bad value {value!r} for '{key}' in {where}", hint=f"one of {', '.join(opt.choices)}"
+        )
     return out
 
 
@@ -166,12 +188,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc}",
-                          hint="fix or remove the file") from exc
+        raise ConfigError(
+            f"cannot read config file {path}: {exc}", hint="fix or remove the file"
+        ) from exc
 
 
 def _env_key(name: str) -> str | None:
-    rest = name[len(ENV_PREFIX):].lower()
+    rest = name[len(ENV_PREFIX) :].lower()
     for key in DEFAULTS:
         if key.replace(".", "_") == rest:
             return key
@@ -217,10 +240,12 @@ def load_config(
         env_key = _env_key(name)
         if env_key is None:
             close = difflib.get_close_matches(
-                name, [ENV_PREFIX + k.replace(".", "_").upper() for k in DEFAULTS], n=1)
-            raise ConfigError(f"unknown environment variable {name}",
-                              hint=f"did you mean {close[0]}?" if close
-                              else "see `screenpilot config show`")
+                name, [ENV_PREFIX + k.replace(".", "_").upper() for k in DEFAULTS], n=1
+            )
+            raise ConfigError(
+                f"unknown environment variable {name}",
+                hint=f"did you mean {close[0]}?" if close else "see `screenpilot config show`",
+            )
         values[env_key] = coerce(env_key, value, f"${name}")
         sources[env_key] = f"env {name}"
     for key, value in (overrides or {}).items():
@@ -238,7 +263,8 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"--set expects KEY=VALUE, got {item!r}",
-                              hint="e.g. --set llm.model=qwen-max")
+            raise ConfigError(
+                f"--set expects KEY=VALUE, got {item!r}", hint="e.g. --set llm.model=qwen-max"
+            )
         out[key.strip()] = value.strip()
     return out

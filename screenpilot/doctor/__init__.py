@@ -11,5 +11,14 @@ from __future__ import annotations
 from screenpilot.doctor.checkup import diagnose, phone_checks
 from screenpilot.doctor.report import Check, Progress, Status, ready, summary, text_lines, to_json
 
-__all__ = ["Check", "Progress", "Status", "diagnose", "phone_checks", "ready", "summary",
-           "text_lines", "to_json"]
+__all__ = [
+    "Check",
+    "Progress",
+    "Status",
+    "diagnose",
+    "phone_checks",
+    "ready",
+    "summary",
+    "text_lines",
+    "to_json",
+]

@@ -23,18 +23,25 @@ from screenpilot.executor.device import DeviceInfo
 ADB = "adb"
 DEVICES = "devices"
 VERSION_TIMEOUT_S = 20.0
-PICK_FIX = ("pick one: `screenpilot doctor --device {serial}`, and for runs "
-            "`screenpilot --set device.serial={serial} run ...` (or `run --device {serial}`)")
+PICK_FIX = (
+    "pick one: `screenpilot doctor --device {serial}`, and for runs "
+    "`screenpilot --set device.serial={serial} run ...` (or `run --device {serial}`)"
+)
 UNAUTHORIZED_FIX = (
     "unlock the phone and accept the prompt on the phone ('Allow USB debugging?'; tick "
     "'Always allow from this computer')\n"
     "no prompt? Developer options > Revoke USB debugging authorisations, then unplug and "
-    "plug the cable back in")
-OFFLINE_FIX = ("reconnect the cable (a data cable, not a charge-only one) or run "
-               "`adb reconnect offline`; for a phone over Wi-Fi: `adb connect HOST:PORT`")
-NONE_FIX = ("plug the phone in with USB debugging on (Settings > About phone: tap "
-            "'Build number' 7 times; then Developer options > USB debugging), or try "
-            "`screenpilot doctor --virtual`")
+    "plug the cable back in"
+)
+OFFLINE_FIX = (
+    "reconnect the cable (a data cable, not a charge-only one) or run "
+    "`adb reconnect offline`; for a phone over Wi-Fi: `adb connect HOST:PORT`"
+)
+NONE_FIX = (
+    "plug the phone in with USB debugging on (Settings > About phone: tap "
+    "'Build number' 7 times; then Developer options > USB debugging), or try "
+    "`screenpilot doctor --virtual`"
+)
 
 
 def adb_source() -> tuple[str, str]:
@@ -58,34 +65,52 @@ def check_adb() -> Check:
     try:
         path, source = adb_source()
     except DeviceError as exc:
-        return fail(ADB, exc.message,
-                    "install the Android platform-tools, or `pip install adbutils` "
-                    "(it bundles adb)")
+        return fail(
+            ADB,
+            exc.message,
+            "install the Android platform-tools, or `pip install adbutils` (it bundles adb)",
+        )
     try:
-        out = subprocess.run([path, "version"], capture_output=True, text=True,
-                             timeout=VERSION_TIMEOUT_S, check=False).stdout
+        out = subprocess.run(
+            [path, "version"],
+            capture_output=True,
+            text=True,
+            timeout=VERSION_TIMEOUT_S,
+            check=False,
+        ).stdout
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return fail(ADB, f"{path} does not run: {exc}",
-                    "reinstall platform-tools, or point ADBUTILS_ADB_PATH at a working adb")
+        return fail(
+            ADB,
+            f"{path} does not run: {exc}",
+            "reinstall platform-tools, or point ADBUTILS_ADB_PATH at a working adb",
+        )
     protocol = re.search(r"version \d+\.\d+\.(\d+)", out)
     release = re.search(r"^Version (\S+)", out, re.MULTILINE)
     if protocol is None:
-        return fail(ADB, f"{path} is not adb (`adb version` said {out.strip()[:80]!r})",
-                    "point ADBUTILS_ADB_PATH at the platform-tools adb")
+        return fail(
+            ADB,
+            f"{path} is not adb (`adb version` said {out.strip()[:80]!r})",
+            "point ADBUTILS_ADB_PATH at the platform-tools adb",
+        )
     version = f"adb {release.group(1) if release else '1.0.' + protocol.group(1)}"
     server, started = _server_version(path)
     where = f"{version} at {path} ({source})"
     if server is None:
-        return fail(ADB, f"{where}; its server does not start",
-                    f"run `{path} start-server` and read what it says; another program may "
-                    "hold port 5037")
+        return fail(
+            ADB,
+            f"{where}; its server does not start",
+            f"run `{path} start-server` and read what it says; another program may hold port 5037",
+        )
     note = ", server started now" if started else ""
     if server != int(protocol.group(1)):
-        return warn(ADB, f"{where}; the running server is another adb (protocol {server}, "
-                         f"this one {protocol.group(1)}): two adb installations take turns "
-                         "killing each other's server and the phone drops",
-                    "use one adb: `adb kill-server` with the other one and keep this one, "
-                    "or set ADBUTILS_ADB_PATH to the other's path")
+        return warn(
+            ADB,
+            f"{where}; the running server is another adb (protocol {server}, "
+            f"this one {protocol.group(1)}): two adb installations take turns "
+            "killing each other's server and the phone drops",
+            "use one adb: `adb kill-server` with the other one and keep this one, "
+            "or set ADBUTILS_ADB_PATH to the other's path",
+        )
     return ok(ADB, f"{where}; server protocol {server}{note}")
 
 
@@ -130,18 +155,28 @@ def pick_device(serial: str | None) -> Pick:
         match = [d for d in devices if d.serial == serial]
         if not match:
             known = ", ".join(f"{d.serial} ({d.state})" for d in devices) or "none"
-            return Pick(fail(DEVICES, f"no phone {serial} (adb lists: {known})",
-                             f"check the cable; for a phone over Wi-Fi: `adb connect {serial}`"),
-                        None)
+            return Pick(
+                fail(
+                    DEVICES,
+                    f"no phone {serial} (adb lists: {known})",
+                    f"check the cable; for a phone over Wi-Fi: `adb connect {serial}`",
+                ),
+                None,
+            )
         return _state(match[0], others=len(devices) - 1)
     if not devices:
         return Pick(fail(DEVICES, "no phone connected", NONE_FIX), None)
     ready = [d for d in devices if d.state == "device"]
     if len(ready) > 1:
         listed = ", ".join(_name(d) for d in devices)
-        return Pick(fail(DEVICES, f"{len(devices)} phones connected ({listed}): which one "
-                                  "should screenpilot use?",
-                         PICK_FIX.format(serial=ready[0].serial)), None)
+        return Pick(
+            fail(
+                DEVICES,
+                f"{len(devices)} phones connected ({listed}): which one should screenpilot use?",
+                PICK_FIX.format(serial=ready[0].serial),
+            ),
+            None,
+        )
     if len(ready) == 1:
         return _state(ready[0], others=len(devices) - 1)
     return _state(devices[0], others=len(devices) - 1)
@@ -154,13 +189,24 @@ def _name(d: DeviceInfo) -> str:
 def _state(d: DeviceInfo, *, others: int) -> Pick:
     """The line for the phone that will be checked, by its state in ``adb devices``."""
     if d.state == "unauthorized":
-        return Pick(fail(DEVICES, f"phone {d.serial} has not authorised this computer "
-                                  "(adb lists it as unauthorized)", UNAUTHORIZED_FIX), None)
+        return Pick(
+            fail(
+                DEVICES,
+                f"phone {d.serial} has not authorised this computer (adb lists it as unauthorized)",
+                UNAUTHORIZED_FIX,
+            ),
+            None,
+        )
     if d.state == "offline":
         return Pick(fail(DEVICES, f"phone {d.serial} is offline", OFFLINE_FIX), None)
     if d.state != "device":
-        return Pick(fail(DEVICES, f"phone {d.serial} is in state '{d.state}'",
-                         "boot the phone normally (not recovery or bootloader) and reconnect"),
-                    None)
+        return Pick(
+            fail(
+                DEVICES,
+                f"phone {d.serial} is in state '{d.state}'",
+                "boot the phone normally (not recovery or bootloader) and reconnect",
+            ),
+            None,
+        )
     more = f"; {others} other{'s' * (others != 1)} connected" if others else ""
     return Pick(ok(DEVICES, f"{d.serial} ({d.model or 'model unknown'}){more}"), d.serial)

@@ -15,8 +15,9 @@ from screenpilot.doctor.report import Check, Progress, fail, quiet
 from screenpilot.errors import ScreenpilotError
 
 
-def diagnose(cfg: Config, *, serial: str | None = None,
-             progress: Progress = quiet) -> tuple[list[Check], str | None]:
+def diagnose(
+    cfg: Config, *, serial: str | None = None, progress: Progress = quiet
+) -> tuple[list[Check], str | None]:
     """(every check, the serial of the phone checked or None)."""
     progress("adb: the binary and its server")
     checks = [adb.check_adb()]
@@ -40,12 +41,20 @@ def phone_checks(cfg: Config, serial: str, progress: Progress = quiet) -> list[C
 
     device = AdbDevice(serial)
     progress(f"phone {serial}: screen, animations, a screenshot")
-    out = [phone.check_system(device), phone.check_screen(device),
-           phone.check_animations(device), phone.check_screenshot(device)]
+    out = [
+        phone.check_system(device),
+        phone.check_screen(device),
+        phone.check_animations(device),
+        phone.check_screenshot(device),
+    ]
     progress("ADB Keyboard: installed, enabled, selectable")
     describer = build.describer(cfg)
-    out.append(_guarded(keyboard.KEYBOARD, lambda: keyboard.check_keyboard(
-        device, describer.describe, progress=progress)))
+    out.append(
+        _guarded(
+            keyboard.KEYBOARD,
+            lambda: keyboard.check_keyboard(device, describer.describe, progress=progress),
+        )
+    )
     return out
 
 

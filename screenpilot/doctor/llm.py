@@ -27,8 +27,10 @@ PROBE = [{"role": "user", "content": "Reply with the single word OK."}]
 #: The doctor waits at most this long for the endpoint (the run's limits may be longer).
 WAIT_S = 30.0
 SHOWN_MODELS = 8
-START_FIX = ("is the server running? Ollama: `ollama serve`; llama.cpp: `llama-server -m "
-             "MODEL.gguf --port 8080`; vLLM: `vllm serve MODEL`")
+START_FIX = (
+    "is the server running? Ollama: `ollama serve`; llama.cpp: `llama-server -m "
+    "MODEL.gguf --port 8080`; vLLM: `vllm serve MODEL`"
+)
 
 
 def mask(key: str) -> str:
@@ -36,7 +38,7 @@ def mask(key: str) -> str:
     if not key:
         return "no key"
     head, tail = min(3, len(key) // 4), min(2, len(key) // 6)
-    return f"{key[:head]}…{key[len(key) - tail:] if tail else ''}"
+    return f"{key[:head]}…{key[len(key) - tail :] if tail else ''}"
 
 
 def configured(cfg: Config) -> bool:
@@ -74,21 +76,30 @@ def _check(cfg: Config) -> str:
     from screenpilot import build
     from screenpilot.planner.llm import check_settings
 
-    check_settings(cfg["llm.base_url"], cfg["llm.api_key"], cfg["llm.model"],
-                   timeout=cfg["llm.timeout"], deadline=cfg["llm.deadline"],
-                   max_retries=cfg["llm.max_retries"])
-    listed = _models(cfg["llm.base_url"], cfg["llm.api_key"],
-                     min(float(cfg["llm.timeout"]), WAIT_S))
+    check_settings(
+        cfg["llm.base_url"],
+        cfg["llm.api_key"],
+        cfg["llm.model"],
+        timeout=cfg["llm.timeout"],
+        deadline=cfg["llm.deadline"],
+        max_retries=cfg["llm.max_retries"],
+    )
+    listed = _models(
+        cfg["llm.base_url"], cfg["llm.api_key"], min(float(cfg["llm.timeout"]), WAIT_S)
+    )
     model = cfg["llm.model"]
     if listed and model not in listed:
-        shown = ", ".join(listed[:SHOWN_MODELS]) + (", ..." if len(listed) > SHOWN_MODELS
-                                                    else "")
-        raise _Problem(f"the endpoint does not serve {model} (it lists {shown})",
-                       f"--set llm.model={listed[0]}  (or pull the model first, e.g. "
-                       f"`ollama pull {model}`)")
-    chat = dataclasses.replace(build.llm(cfg), max_retries=0,
-                               deadline=min(float(cfg["llm.deadline"]), WAIT_S),
-                               timeout=min(float(cfg["llm.timeout"]), WAIT_S))
+        shown = ", ".join(listed[:SHOWN_MODELS]) + (", ..." if len(listed) > SHOWN_MODELS else "")
+        raise _Problem(
+            f"the endpoint does not serve {model} (it lists {shown})",
+            f"--set llm.model={listed[0]}  (or pull the model first, e.g. `ollama pull {model}`)",
+        )
+    chat = dataclasses.replace(
+        build.llm(cfg),
+        max_retries=0,
+        deadline=min(float(cfg["llm.deadline"]), WAIT_S),
+        timeout=min(float(cfg["llm.timeout"]), WAIT_S),
+    )
     started = time.perf_counter()
     answer = chat.complete(PROBE)
     seconds = time.perf_counter() - started
@@ -99,8 +110,9 @@ def _check(cfg: Config) -> str:
 
 def _models(base_url: str, key: str, timeout: float) -> list[str]:
     """Model ids from ``GET {base_url}/models`` ([] when the server lists none)."""
-    request = urllib.request.Request(base_url.rstrip("/") + "/models",
-                                     headers={"Accept": "application/json"})
+    request = urllib.request.Request(
+        base_url.rstrip("/") + "/models", headers={"Accept": "application/json"}
+    )
     if key:
         request.add_header("Authorization", f"Bearer {key}")
     try:
@@ -108,9 +120,11 @@ def _models(base_url: str, key: str, timeout: float) -> list[str]:
             body: Any = json.loads(response.read(1 << 20).decode("utf-8", "replace"))
     except urllib.error.HTTPError as exc:
         if exc.code in (401, 403):
-            raise _Problem(f"the endpoint refused the key (HTTP {exc.code})",
-                           "check llm.api_key (or SCREENPILOT_LLM_API_KEY)") from None
-        return []                      # no model list here (404...): the chat call decides
+            raise _Problem(
+                f"the endpoint refused the key (HTTP {exc.code})",
+                "check llm.api_key (or SCREENPILOT_LLM_API_KEY)",
+            ) from None
+        return []  # no model list here (404...): the chat call decides
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
         reason = getattr(exc, "reason", exc)
         raise _Problem(f"cannot reach it ({reason})", START_FIX) from None

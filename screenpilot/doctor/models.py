@@ -63,8 +63,11 @@ def parse_scores(text: str, filename: str) -> Scores | None:
     header, body = table[0], table[1:]
     for col in range(1, len(header)):
         if all(col < len(r) and SCORE.match(r[col]) for r in body[:1]):
-            rows = tuple((re.sub(r"\s*\(.*?\)", "", r[0]).strip(), r[col])
-                         for r in body[:MAX_ROWS] if col < len(r) and SCORE.match(r[col]))
+            rows = tuple(
+                (re.sub(r"\s*\(.*?\)", "", r[0]).strip(), r[col])
+                for r in body[:MAX_ROWS]
+                if col < len(r) and SCORE.match(r[col])
+            )
             return Scores(header[col], rows)
     return None
 

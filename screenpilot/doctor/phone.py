@@ -13,6 +13,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+from screenpilot.build import ANIMATION_SCALES
 from screenpilot.doctor.report import Check, fail, ok, warn
 from screenpilot.errors import DeviceError
 
@@ -23,18 +24,22 @@ SCREEN = "screen"
 ANIMATIONS = "animations"
 SCREENSHOT = "screenshot"
 SYSTEM = "system"
-ANIMATION_KEYS = ("window_animation_scale", "transition_animation_scale",
-                  "animator_duration_scale")
-ROTATIONS = {0: "portrait", 1: "landscape (turned left)", 2: "upside down",
-             3: "landscape (turned right)"}
-MIUI_FIX = ("Developer options: turn on 'USB debugging (Security settings)' and 'Install via "
-            "USB' (MIUI / HyperOS asks for a Mi account and a SIM once), then reconnect")
+ANIMATION_KEYS = ANIMATION_SCALES
+ROTATIONS = {
+    0: "portrait",
+    1: "landscape (turned left)",
+    2: "upside down",
+    3: "landscape (turned right)",
+}
+MIUI_FIX = (
+    "Developer options: turn on 'USB debugging (Security settings)' and 'Install via "
+    "USB' (MIUI / HyperOS asks for a Mi account and a SIM once), then reconnect"
+)
 
 
 def animations_fix(serial: str) -> str:
     """The three commands that turn the animations off (one per line)."""
-    return "\n".join(f"adb -s {serial} shell settings put global {key} 0"
-                     for key in ANIMATION_KEYS)
+    return "\n".join(f"adb -s {serial} shell settings put global {key} 0" for key in ANIMATION_KEYS)
 
 
 def check_screen(device: AdbDevice) -> Check:
@@ -47,8 +52,9 @@ def check_screen(device: AdbDevice) -> Check:
         return fail(SCREEN, exc.message, exc.hint)
     m = re.search(r"SurfaceOrientation:\s*(\d)", text)
     rotation = int(m.group(1)) if m else 0
-    return ok(SCREEN, f"{w}x{h}, {dpi} dpi, rotation {rotation} "
-                      f"({ROTATIONS.get(rotation, 'unknown')})")
+    return ok(
+        SCREEN, f"{w}x{h}, {dpi} dpi, rotation {rotation} ({ROTATIONS.get(rotation, 'unknown')})"
+    )
 
 
 def check_animations(device: AdbDevice) -> Check:
@@ -60,14 +66,17 @@ def check_animations(device: AdbDevice) -> Check:
             try:
                 values[key] = float(raw.strip())
             except ValueError:
-                values[key] = 1.0           # "null": never set, the default 1.0
+                values[key] = 1.0  # "null": never set, the default 1.0
     except DeviceError as exc:
         return warn(ANIMATIONS, f"cannot read the animation scales: {exc.message}")
     shown = ", ".join(f"{k.split('_')[0]} {v:g}" for k, v in values.items())
     if any(values.values()):
-        return warn(ANIMATIONS, f"on ({shown}): every step waits longer for the screen to "
-                                "settle, and a half-drawn transition can be read wrongly",
-                    animations_fix(device.serial))
+        return warn(
+            ANIMATIONS,
+            f"on ({shown}): every step waits longer for the screen to "
+            "settle, and a half-drawn transition can be read wrongly",
+            animations_fix(device.serial),
+        )
     return ok(ANIMATIONS, f"off ({shown})")
 
 
@@ -87,22 +96,32 @@ def check_screenshot(device: AdbDevice) -> Check:
             app = device.current_app() or "the app in front"
         except DeviceError:
             app = "the app in front"
-        return warn(SCREENSHOT, f"all black ({image.width}x{image.height}): {app} forbids "
-                                "screenshots (FLAG_SECURE: banking, payment, PIN screens) or "
-                                "the screen is off; screenpilot cannot see it and hands "
-                                "such screens over to you",
-                    "unlock the phone and open another app (press Home), then run "
-                    "`screenpilot doctor` again")
+        return warn(
+            SCREENSHOT,
+            f"all black ({image.width}x{image.height}): {app} forbids "
+            "screenshots (FLAG_SECURE: banking, payment, PIN screens) or "
+            "the screen is off; screenpilot cannot see it and hands "
+            "such screens over to you",
+            "unlock the phone and open another app (press Home), then run "
+            "`screenpilot doctor` again",
+        )
     return ok(SCREENSHOT, f"{image.width}x{image.height} in {seconds:.2f} s, not black")
 
 
 def check_system(device: AdbDevice) -> Check:
     """Model and Android version; MIUI / HyperOS named for its input restrictions."""
     try:
-        props = {key: device.shell(f"getprop {key}", what="read the system").strip()
-                 for key in ("ro.product.manufacturer", "ro.product.model",
-                             "ro.build.version.release", "ro.build.version.sdk",
-                             "ro.miui.ui.version.name", "ro.mi.os.version.name")}
+        props = {
+            key: device.shell(f"getprop {key}", what="read the system").strip()
+            for key in (
+                "ro.product.manufacturer",
+                "ro.product.model",
+                "ro.build.version.release",
+                "ro.build.version.sdk",
+                "ro.miui.ui.version.name",
+                "ro.mi.os.version.name",
+            )
+        }
     except DeviceError as exc:
         return fail(SYSTEM, exc.message, exc.hint)
     maker, model = props["ro.product.manufacturer"], props["ro.product.model"]
@@ -112,11 +131,18 @@ def check_system(device: AdbDevice) -> Check:
     android = f"Android {props['ro.build.version.release'] or '?'}"
     if props["ro.build.version.sdk"]:
         android += f" (API {props['ro.build.version.sdk']})"
-    skin = ("HyperOS " + props["ro.mi.os.version.name"] if props["ro.mi.os.version.name"]
-            else "MIUI " + props["ro.miui.ui.version.name"] if props["ro.miui.ui.version.name"]
-            else "")
+    skin = (
+        "HyperOS " + props["ro.mi.os.version.name"]
+        if props["ro.mi.os.version.name"]
+        else "MIUI " + props["ro.miui.ui.version.name"]
+        if props["ro.miui.ui.version.name"]
+        else ""
+    )
     if skin:
-        return ok(SYSTEM, f"{name}, {android}, {skin} (it refuses taps, typing and keyboard "
-                          "switching until 'USB debugging (Security settings)' is on: the "
-                          "keyboard check below shows whether it is)")
+        return ok(
+            SYSTEM,
+            f"{name}, {android}, {skin} (it refuses taps, typing and keyboard "
+            "switching until 'USB debugging (Security settings)' is on: the "
+            "keyboard check below shows whether it is)",
+        )
     return ok(SYSTEM, f"{name}, {android}")

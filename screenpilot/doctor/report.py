@@ -35,8 +35,12 @@ class Check:
     fix: str = ""
 
     def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "status": self.status.value, "detail": self.detail,
-                "fix": self.fix}
+        return {
+            "name": self.name,
+            "status": self.status.value,
+            "detail": self.detail,
+            "fix": self.fix,
+        }
 
 
 def ok(name: str, detail: str) -> Check:
@@ -87,5 +91,7 @@ def text_lines(checks: Sequence[Check]) -> list[tuple[Status | None, str]]:
 
 def to_json(checks: Sequence[Check], *, serial: str = "") -> str:
     """The report as one JSON object: ``ok``, the phone's ``serial`` and the ``checks``."""
-    return json.dumps({"ok": ready(checks), "serial": serial or None,
-                       "checks": [c.to_json() for c in checks]}, ensure_ascii=False)
+    return json.dumps(
+        {"ok": ready(checks), "serial": serial or None, "checks": [c.to_json() for c in checks]},
+        ensure_ascii=False,
+    )
