@@ -47,8 +47,11 @@ def timed(client: Any, path: str, n: int) -> dict[str, float]:
         answer.raise_for_status()
         seconds.append(time.perf_counter() - began)
     ms = [s * 1000 for s in seconds]
-    return {"median_ms": round(statistics.median(ms), 2), "p95_ms": round(percentile(ms, 0.95), 2),
-            "n": n}
+    return {
+        "median_ms": round(statistics.median(ms), 2),
+        "p95_ms": round(percentile(ms, 0.95), 2),
+        "n": n,
+    }
 
 
 def frames_per_second(base: str, token: str, seconds: float) -> float:
@@ -59,8 +62,9 @@ def frames_per_second(base: str, token: str, seconds: float) -> float:
     stop = threading.Event()
 
     def listen() -> None:
-        with httpx.stream("GET", base + "api/events", headers={"X-Screenpilot-Token": token},
-                          timeout=None) as stream:
+        with httpx.stream(
+            "GET", base + "api/events", headers={"X-Screenpilot-Token": token}, timeout=None
+        ) as stream:
             for line in stream.iter_lines():
                 if stop.is_set():
                     return
@@ -108,35 +112,50 @@ def main() -> None:
         device = AdbDevice(serial)
         size = device.size()
         for cap in (args.fps, 60.0):
-            parts = Parts(device=device, describer=build.describer(cfg), safety=KeywordSafety(),
-                          planner=no_planner, options=lambda t, f: RunOptions(out=f),
-                          runs=ROOT / "runs", run_folder=build.run_folder)
+            parts = Parts(
+                device=device,
+                describer=build.describer(cfg),
+                safety=KeywordSafety(),
+                planner=no_planner,
+                options=lambda t, f: RunOptions(out=f),
+                runs=ROOT / "runs",
+                run_folder=build.run_folder,
+            )
             console = Console(parts, fps=cap)
             with served(console) as url:
                 base = url.split("?", 1)[0]
                 headers = {"X-Screenpilot-Token": console.token}
                 key = "fps_default_cap" if cap == args.fps else "fps_uncapped"
                 result[key] = frames_per_second(base, console.token, args.seconds)
-                print(f"live view ({'cap ' + str(cap) if cap == args.fps else 'uncapped'}): "
-                      f"{result[key]} frames/s", flush=True)
+                print(
+                    f"live view ({'cap ' + str(cap) if cap == args.fps else 'uncapped'}): "
+                    f"{result[key]} frames/s",
+                    flush=True,
+                )
                 if cap != args.fps:
                     continue
-                console.live.keep = True          # frames as a watching page gets them
+                console.live.keep = True  # frames as a watching page gets them
                 with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
-                    for name, path in (("page", "/"), ("state", "/api/state"),
-                                       ("frame", "/api/frame.jpg")):
+                    for name, path in (
+                        ("page", "/"),
+                        ("state", "/api/state"),
+                        ("frame", "/api/frame.jpg"),
+                    ):
                         result[f"answer_{name}"] = timed(client, path, args.requests)
                         print(f"answer {path}: {result[f'answer_{name}']}", flush=True)
                     taps = []
-                    for i in range(args.taps):     # the wallpaper, below the app icons
+                    for i in range(args.taps):  # the wallpaper, below the app icons
                         x, y = size[0] // 2, int(size[1] * (0.6 + 0.02 * i))
                         began = time.perf_counter()
                         answer = client.post("/api/tap", json={"x": x, "y": y})
                         answer.raise_for_status()
                         taps.append(time.perf_counter() - began)
                     if taps:
-                        result["tap_s"] = {"median": round(statistics.median(taps), 2),
-                                           "max": round(max(taps), 2), "n": len(taps)}
+                        result["tap_s"] = {
+                            "median": round(statistics.median(taps), 2),
+                            "max": round(max(taps), 2),
+                            "n": len(taps),
+                        }
                         print(f"tap through /api/tap: {result['tap_s']}", flush=True)
     result["load_after"] = os.getloadavg()[0]
     result["fps_cap"] = args.fps

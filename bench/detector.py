@@ -46,14 +46,16 @@ def held_out_dataset(src: Path, out: Path) -> Path:
     return data_yaml
 
 
-def run_mode(weights: Path, samples: list[Any], mode: str, imgsz: int | None,
-             threads: int | None) -> tuple[list[list[Any]], list[float]]:
+def run_mode(
+    weights: Path, samples: list[Any], mode: str, imgsz: int | None, threads: int | None
+) -> tuple[list[list[Any]], list[float]]:
     """Detections (after NMS, before nested suppression) and seconds per image."""
     from screenpilot.vision.detect import Detector, load_image
 
     options: dict[str, Any] = {"mode": mode}  # checked by Detector against its MODES
-    detector = Detector(weights, imgsz=imgsz, conf=0.001, nested_threshold=None,
-                        threads=threads, **options)
+    detector = Detector(
+        weights, imgsz=imgsz, conf=0.001, nested_threshold=None, threads=threads, **options
+    )
     pixels = [load_image(s.image) for s in samples]
     detector.detect(pixels[0])  # warm-up
     out: list[list[Any]] = []
@@ -84,18 +86,37 @@ def score(samples: list[Any], detections: list[list[Any]], conf: float) -> dict[
     gts = [[GroundTruth(b.class_id, b.xyxy) for b in s.boxes] for s in samples]
     preds = [[Prediction(d.class_id, d.confidence, d.xyxy) for d in ds] for ds in detections]
     result = evaluate(gts, preds, conf=conf)
-    return {"map50": round(result.map50, 4), "map50_95": round(result.map50_95, 4),
-            "classes": {c.name: {"gt": c.n_gt, "ap50": _r(c.ap50), "ap50_95": _r(c.ap50_95),
-                                 "precision": _r(c.precision), "recall": _r(c.recall)}
-                        for c in result.classes if c.n_gt}}
+    return {
+        "map50": round(result.map50, 4),
+        "map50_95": round(result.map50_95, 4),
+        "classes": {
+            c.name: {
+                "gt": c.n_gt,
+                "ap50": _r(c.ap50),
+                "ap50_95": _r(c.ap50_95),
+                "precision": _r(c.precision),
+                "recall": _r(c.recall),
+            }
+            for c in result.classes
+            if c.n_gt
+        },
+    }
 
 
 def _r(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def bench(weights: Path, data: Path, split: str, modes: list[str], thresholds: list[float],
-          imgsz: int | None, threads: int | None, conf: float) -> dict[str, Any]:
+def bench(
+    weights: Path,
+    data: Path,
+    split: str,
+    modes: list[str],
+    thresholds: list[float],
+    imgsz: int | None,
+    threads: int | None,
+    conf: float,
+) -> dict[str, Any]:
     from screenpilot.datasets.synth import DROIDBOT_TRAIN_APPS
     from screenpilot.datasets.yolo import read_split
 
@@ -105,18 +126,33 @@ def bench(weights: Path, data: Path, split: str, modes: list[str], thresholds: l
         raw, times = run_mode(weights, samples, mode, imgsz, threads)
         for threshold in thresholds:
             kept = [nested(d, threshold) for d in raw]
-            row = {"mode": mode, "nested": threshold,
-                   "ms_p50": round(1000 * statistics.median(times), 1),
-                   "ms_mean": round(1000 * statistics.fmean(times), 1),
-                   "nested_ms_mean": round(1000 * statistics.fmean(k[1] for k in kept), 2),
-                   **score(samples, [k[0] for k in kept], conf)}
+            row = {
+                "mode": mode,
+                "nested": threshold,
+                "ms_p50": round(1000 * statistics.median(times), 1),
+                "ms_mean": round(1000 * statistics.fmean(times), 1),
+                "nested_ms_mean": round(1000 * statistics.fmean(k[1] for k in kept), 2),
+                **score(samples, [k[0] for k in kept], conf),
+            }
             rows.append(row)
-            print(f"{mode:9s} nested {threshold:4.2f}  mAP50 {row['map50']:.3f}  "
-                  f"mAP50-95 {row['map50_95']:.3f}  {row['ms_p50']:7.1f} ms p50", flush=True)
+            print(
+                f"{mode:9s} nested {threshold:4.2f}  mAP50 {row['map50']:.3f}  "
+                f"mAP50-95 {row['map50_95']:.3f}  {row['ms_p50']:7.1f} ms p50",
+                flush=True,
+            )
     sizes = sorted({f"{s.width}x{s.height}" for s in samples})
-    return {"weights": str(weights), "data": str(data), "split": split, "images": len(samples),
-            "image_sizes": sizes, "train_apps_excluded": list(DROIDBOT_TRAIN_APPS),
-            "conf": conf, "imgsz": imgsz, "threads": threads, "rows": rows}
+    return {
+        "weights": str(weights),
+        "data": str(data),
+        "split": split,
+        "images": len(samples),
+        "image_sizes": sizes,
+        "train_apps_excluded": list(DROIDBOT_TRAIN_APPS),
+        "conf": conf,
+        "imgsz": imgsz,
+        "threads": threads,
+        "rows": rows,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"no DroidBot data at {args.droidbot}", file=sys.stderr)
                 return 2
             data = held_out_dataset(args.droidbot, Path(tmp))
-        result = bench(args.weights, data, args.split, modes, thresholds, args.imgsz,
-                       args.threads, args.conf)
+        result = bench(
+            args.weights, data, args.split, modes, thresholds, args.imgsz, args.threads, args.conf
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

@@ -81,47 +81,70 @@ class Run:
     knowledge: dict[str, Any] = field(default_factory=dict)
 
     def row(self) -> dict[str, Any]:
-        return {**self.result.__dict__, "accuracy": self.result.accuracy,
-                "redundancy": self.result.redundancy, "backtracks": self.backtracks,
-                "replayed": self.replayed, "replay_failed": self.replay_failed,
-                "command": self.command, "answer": self.answer}
+        return {
+            **self.result.__dict__,
+            "accuracy": self.result.accuracy,
+            "redundancy": self.result.redundancy,
+            "backtracks": self.backtracks,
+            "replayed": self.replayed,
+            "replay_failed": self.replay_failed,
+            "command": self.command,
+            "answer": self.answer,
+        }
 
 
-def _score(task: Task, steps: Sequence[Step], success: bool, outcome: str,
-           seconds: float) -> TaskResult:
+def _score(
+    task: Task, steps: Sequence[Step], success: bool, outcome: str, seconds: float
+) -> TaskResult:
     acted = [s for s in steps if s.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER)]
     words = [step_words(s) for s in acted]
     correct = correct_prefix(words, task.solution) if task.solution else 0
     return TaskResult(task.id, success, len(acted), correct, task.min_steps, outcome, seconds)
 
 
-def explore_task(task: Task, command: str, describer_kind: str, out: Path,
-                 knowledge: Knowledge | None = None) -> Run:
+def explore_task(
+    task: Task, command: str, describer_kind: str, out: Path, knowledge: Knowledge | None = None
+) -> Run:
     """One exploring run from a fresh phone; the person's answer is the task's check."""
     encode = load_embedder(MODEL).encode
     phone = VirtualPhone()
     task.setup(phone)
     k = knowledge if knowledge is not None else Knowledge()
     heuristic = HeuristicPlanner(encode, max_steps=BUDGET)
-    planner = AutoTaskPlanner(HeuristicScorer(heuristic), heuristic.encode, proposer=heuristic,
-                             targets=k.targets)
+    planner = AutoTaskPlanner(
+        HeuristicScorer(heuristic), heuristic.encode, proposer=heuristic, targets=k.targets
+    )
 
     def person(summary: Summary) -> str:
         return YES if task.check(phone) else (STOP if summary.exhausted else NO)
 
     start = time.perf_counter()
     with serve_phone(phone) as serial:
-        agent = AutoTaskAgent(AdbDevice(serial), describer_for(describer_kind, phone), planner,
-                             checker=HeuristicChecker(planner, max_steps=BUDGET), knowledge=k,
-                             encode=encode, confirm=person, budget=BUDGET, max_rounds=2,
-                             options=RunOptions(out=out, max_steps=BUDGET + 6,
-                                                settle_timeout=2.0, settle_interval=0.05),
-                             safety=KeywordSafety(), handover=None)
+        agent = AutoTaskAgent(
+            AdbDevice(serial),
+            describer_for(describer_kind, phone),
+            planner,
+            checker=HeuristicChecker(planner, max_steps=BUDGET),
+            knowledge=k,
+            encode=encode,
+            confirm=person,
+            budget=BUDGET,
+            max_rounds=2,
+            options=RunOptions(
+                out=out, max_steps=BUDGET + 6, settle_timeout=2.0, settle_interval=0.05
+            ),
+            safety=KeywordSafety(),
+            handover=None,
+        )
         try:
             res = agent.explore(command)
             traj, outcome = res.trajectory, res.trajectory.outcome.value
-            backtracks, match, failed, answer = (res.backtracks, res.match, res.replay_failed,
-                                                 res.answer)
+            backtracks, match, failed, answer = (
+                res.backtracks,
+                res.match,
+                res.replay_failed,
+                res.answer,
+            )
         except ScreenpilotError as exc:
             traj = Trajectory.from_json((out / "trajectory.json").read_text())
             outcome, backtracks, match, failed, answer = type(exc).__name__, 0, None, "", ""
@@ -137,11 +160,14 @@ def baseline_task(task: Task, describer_kind: str, out: Path) -> TaskResult:
     task.setup(phone)
     start = time.perf_counter()
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), describer_for(describer_kind, phone),
-                      HeuristicPlanner(encode, max_steps=BUDGET),
-                      options=RunOptions(out=out, max_steps=BUDGET, settle_timeout=2.0,
-                                         settle_interval=0.05),
-                      safety=KeywordSafety(), handover=None)
+        agent = Agent(
+            AdbDevice(serial),
+            describer_for(describer_kind, phone),
+            HeuristicPlanner(encode, max_steps=BUDGET),
+            options=RunOptions(out=out, max_steps=BUDGET, settle_timeout=2.0, settle_interval=0.05),
+            safety=KeywordSafety(),
+            handover=None,
+        )
         try:
             traj = agent.run(task.command)
             outcome = traj.outcome.value
@@ -176,7 +202,7 @@ def pick(args: argparse.Namespace) -> list[Task]:
         by_app: dict[str, list[Task]] = {}
         for t in tasks:
             by_app.setdefault(t.app, []).append(t)
-        tasks = [t for group in by_app.values() for t in group[:args.per_app]]
+        tasks = [t for group in by_app.values() for t in group[: args.per_app]]
     return tasks
 
 
@@ -212,8 +238,7 @@ def plot(shares: list[dict[str, Any]], path: Path, describer: str) -> Path:
         for values, colour in ((success, "blue"), (redundancy, "red"), (extra, "orange")):
             pts = [(60 + x / 100 * 560, 380 - v * 360) for x, v in zip(xs, values, strict=True)]
             d.line(pts, fill=colour, width=3)
-        d.text((70, 390), "share of knowledge 0-100%  blue: success  red: redundancy",
-               fill="black")
+        d.text((70, 390), "share of knowledge 0-100%  blue: success  red: redundancy", fill="black")
         img.save(path)
     return path
 
@@ -225,18 +250,27 @@ def summary_row(runs: Sequence[Run]) -> dict[str, Any]:
     # internet') counts as redundant. This one counts steps beyond the minimum.
     out["extra_steps"] = statistics.mean(
         max(0, r.result.executed - r.result.min_steps) / r.result.executed
-        if r.result.executed else 0.0 for r in runs)
+        if r.result.executed
+        else 0.0
+        for r in runs
+    )
     out["backtracks_per_task"] = statistics.mean(r.backtracks for r in runs)
     replayed = [r for r in runs if r.replayed]
     out["replayed"] = len(replayed)
-    out["replay_success_rate"] = (sum(r.result.success for r in replayed) / len(replayed)
-                                  if replayed else None)
+    out["replay_success_rate"] = (
+        sum(r.result.success for r in replayed) / len(replayed) if replayed else None
+    )
     return out
 
 
 def show(label: str, summary: dict[str, Any]) -> None:
-    print(f"{label}: " + ", ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
-                                   for k, v in summary.items()), flush=True)
+    print(
+        f"{label}: "
+        + ", ".join(
+            f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in summary.items()
+        ),
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -245,13 +279,20 @@ def main() -> int:
     parser.add_argument("--tasks", default="", help="Comma-separated task ids.")
     parser.add_argument("--per-app", type=int, default=0, help="Only the first N tasks per app.")
     parser.add_argument("--shares", default="0,20,40,60,80,100")
-    parser.add_argument("--baseline", action="store_true",
-                        help="Also run the plain offline planner on the same tasks.")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="Also run the plain offline planner on the same tasks.",
+    )
     parser.add_argument("--no-knowledge", action="store_true", help="Part 1 only.")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS / "explore.json")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="torch threads for the embedder (1 is fastest on a busy CPU).")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads for the embedder (1 is fastest on a busy CPU).",
+    )
     args = parser.parse_args()
     import torch
 
@@ -259,18 +300,24 @@ def main() -> int:
     tasks = pick(args)
     runs_dir = RESULTS / f"runs-explore-{args.describer}"
     t0 = time.perf_counter()
-    report: dict[str, Any] = {"describer": args.describer, "budget": BUDGET,
-                              "command": " ".join(sys.argv),
-                              "tasks": [t.id for t in tasks]}
+    report: dict[str, Any] = {
+        "describer": args.describer,
+        "budget": BUDGET,
+        "command": " ".join(sys.argv),
+        "tasks": [t.id for t in tasks],
+    }
     print(f"part 1: exploring {len(tasks)} tasks ({args.describer} screens)", flush=True)
     runs: list[Run] = []
     for i, task in enumerate(tasks, 1):
         r = explore_task(task, task.command, args.describer, runs_dir / task.id)
         runs.append(r)
         res = r.result
-        print(f"[{i}/{len(tasks)}] {'ok ' if res.success else 'NO '} {task.id:32s} "
-              f"{res.executed:2d}/{res.min_steps} steps acc {res.accuracy:.2f} "
-              f"backtracks {r.backtracks} {res.outcome:10s} {res.seconds:5.1f}s", flush=True)
+        print(
+            f"[{i}/{len(tasks)}] {'ok ' if res.success else 'NO '} {task.id:32s} "
+            f"{res.executed:2d}/{res.min_steps} steps acc {res.accuracy:.2f} "
+            f"backtracks {r.backtracks} {res.outcome:10s} {res.seconds:5.1f}s",
+            flush=True,
+        )
     report["exploration"] = {"summary": summary_row(runs), "runs": [r.row() for r in runs]}
     show("exploration", report["exploration"]["summary"])
     if args.baseline:
@@ -278,11 +325,15 @@ def main() -> int:
         for i, task in enumerate(tasks, 1):
             b = baseline_task(task, args.describer, runs_dir / f"baseline-{task.id}")
             base.append(b)
-            print(f"[baseline {i}/{len(tasks)}] {'ok ' if b.success else 'NO '} {task.id:32s} "
-                  f"{b.executed:2d}/{b.min_steps} steps {b.seconds:5.1f}s", flush=True)
+            print(
+                f"[baseline {i}/{len(tasks)}] {'ok ' if b.success else 'NO '} {task.id:32s} "
+                f"{b.executed:2d}/{b.min_steps} steps {b.seconds:5.1f}s",
+                flush=True,
+            )
         base_summary: dict[str, Any] = dict(summarise(base))
         base_summary["extra_steps"] = statistics.mean(
-            max(0, b.executed - b.min_steps) / b.executed if b.executed else 0.0 for b in base)
+            max(0, b.executed - b.min_steps) / b.executed if b.executed else 0.0 for b in base
+        )
         report["baseline"] = {"summary": base_summary, "runs": [b.__dict__ for b in base]}
         show("baseline (heuristic planner)", report["baseline"]["summary"])
     if not args.no_knowledge:
@@ -291,30 +342,47 @@ def main() -> int:
         by_id = {t.id: t for t in tasks}
         shares = [int(s) / 100 for s in args.shares.split(",") if s.strip()]
         rows = []
-        print(f"part 2: knowledge from 0-100% of {len(completed)} completed tasks; "
-              f"{len(completed)} paraphrases per share", flush=True)
+        print(
+            f"part 2: knowledge from 0-100% of {len(completed)} completed tasks; "
+            f"{len(completed)} paraphrases per share",
+            flush=True,
+        )
         for share in shares:
-            known = completed[:round(share * len(completed))]
+            known = completed[: round(share * len(completed))]
             known_ids = {r.result.id for r in known}
             test_runs = []
             for r in completed:
                 task = by_id[r.result.id]
                 k = knowledge_of(known)
-                tr = explore_task(task, paraphrase(task), args.describer,
-                                  runs_dir / f"k{round(share * 100)}-{task.id}", knowledge=k)
+                tr = explore_task(
+                    task,
+                    paraphrase(task),
+                    args.describer,
+                    runs_dir / f"k{round(share * 100)}-{task.id}",
+                    knowledge=k,
+                )
                 tr.knowledge = {}
                 test_runs.append(tr)
                 res = tr.result
-                print(f"  [{round(share * 100):3d}%] {'ok ' if res.success else 'NO '} "
-                      f"{task.id:32s} {'known  ' if task.id in known_ids else 'unknown'} "
-                      f"{'replay' if tr.replayed else 'explore'}"
-                      f"{' (failed: ' + tr.replay_failed + ')' if tr.replay_failed else ''} "
-                      f"{res.executed:2d}/{res.min_steps} steps {res.seconds:5.1f}s", flush=True)
-            row = {"share": share, "known": sorted(known_ids), **summary_row(test_runs),
-                   "runs": [t.row() for t in test_runs]}
+                print(
+                    f"  [{round(share * 100):3d}%] {'ok ' if res.success else 'NO '} "
+                    f"{task.id:32s} {'known  ' if task.id in known_ids else 'unknown'} "
+                    f"{'replay' if tr.replayed else 'explore'}"
+                    f"{' (failed: ' + tr.replay_failed + ')' if tr.replay_failed else ''} "
+                    f"{res.executed:2d}/{res.min_steps} steps {res.seconds:5.1f}s",
+                    flush=True,
+                )
+            row = {
+                "share": share,
+                "known": sorted(known_ids),
+                **summary_row(test_runs),
+                "runs": [t.row() for t in test_runs],
+            }
             rows.append(row)
-            show(f"share {round(share * 100)}%", {k: v for k, v in row.items()
-                                                 if k not in ("runs", "known")})
+            show(
+                f"share {round(share * 100)}%",
+                {k: v for k, v in row.items() if k not in ("runs", "known")},
+            )
         report["knowledge"] = rows
         if rows:
             png = plot(rows, RESULTS / "explore_knowledge.png", args.describer)

@@ -78,8 +78,11 @@ class Tally:
                 self.examples[kind].append(what[:300])
 
     def as_dict(self) -> dict[str, Any]:
-        return {"cases": sum(self.counts.values()), **{k: self.counts[k] for k in KINDS},
-                "examples": self.examples}
+        return {
+            "cases": sum(self.counts.values()),
+            **{k: self.counts[k] for k in KINDS},
+            "examples": self.examples,
+        }
 
 
 def in_thread(fn: Callable[[], Any], limit: float) -> tuple[str, Any]:
@@ -108,14 +111,25 @@ def classify(status: str, value: Any) -> str:
     return "clean" if isinstance(value, ScreenpilotError) else "traceback"
 
 
-def cli(args: list[str], *, timeout: float, env: dict[str, str] | None = None,
-        cwd: str | None = None) -> tuple[int | None, str, str]:
+def cli(
+    args: list[str], *, timeout: float, env: dict[str, str] | None = None, cwd: str | None = None
+) -> tuple[int | None, str, str]:
     """Run ``screenpilot ARGS``: (exit code or None on a hang, stdout, stderr)."""
-    full = {**os.environ, "SCREENPILOT_CONFIG": "/nonexistent/screenpilot.toml",
-            "SCREENPILOT_LLM_API_KEY": "", **(env or {})}
+    full = {
+        **os.environ,
+        "SCREENPILOT_CONFIG": "/nonexistent/screenpilot.toml",
+        "SCREENPILOT_LLM_API_KEY": "",
+        **(env or {}),
+    }
     try:
-        proc = subprocess.run([PY, "-m", "screenpilot", *args], capture_output=True,
-                              text=True, timeout=timeout, env=full, cwd=cwd)
+        proc = subprocess.run(
+            [PY, "-m", "screenpilot", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=full,
+            cwd=cwd,
+        )
     except subprocess.TimeoutExpired as exc:
         return None, str(exc.stdout or ""), str(exc.stderr or "")
     return proc.returncode, proc.stdout, proc.stderr
@@ -168,17 +182,21 @@ def gen_image(rng: random.Random) -> tuple[str, np.ndarray]:
         pixels = np.full((h, w, 3), 245, np.uint8)
         for _ in range(rng.randint(1, 12)):
             y, x = rng.randrange(h), rng.randrange(w)
-            pixels[y:y + rng.randint(1, 200), x:x + rng.randint(1, 400)] = gen.integers(
-                0, 255, 3, dtype=np.uint8)
+            pixels[y : y + rng.randint(1, 200), x : x + rng.randint(1, 400)] = gen.integers(
+                0, 255, 3, dtype=np.uint8
+            )
     else:
         from PIL import Image, ImageDraw
 
         image = Image.new("RGB", (w, h), "white")
         draw = ImageDraw.Draw(image)
         for y in range(0, h, max(12, h // 12)):
-            draw.text((rng.randint(0, max(0, w // 4)), y), rng.choice(
-                ["Wi-Fi", "Settings", "Network & internet", "OK", "设置", "Cancel"]),
-                fill="black", font_size=rng.randint(8, 60))
+            draw.text(
+                (rng.randint(0, max(0, w // 4)), y),
+                rng.choice(["Wi-Fi", "Settings", "Network & internet", "OK", "设置", "Cancel"]),
+                fill="black",
+                font_size=rng.randint(8, 60),
+            )
         pixels = np.asarray(image)
     return f"{w}x{h} {fill}", pixels
 
@@ -190,12 +208,13 @@ def gen_broken_file(rng: random.Random, folder: Path, n: int) -> tuple[str, Path
     kind = rng.choice(["random", "truncated", "flipped", "html", "empty", "json", "header"])
     good = io.BytesIO()
     Image.new("RGB", (rng.randint(8, 300), rng.randint(8, 300)), "white").save(
-        good, format=rng.choice(["PNG", "JPEG", "WEBP", "BMP", "GIF"]))
+        good, format=rng.choice(["PNG", "JPEG", "WEBP", "BMP", "GIF"])
+    )
     data = good.getvalue()
     if kind == "random":
         blob = rng.randbytes(rng.randint(1, 5000))
     elif kind == "truncated":
-        blob = data[:rng.randint(1, max(1, len(data) - 1))]
+        blob = data[: rng.randint(1, max(1, len(data) - 1))]
     elif kind == "flipped":
         raw = bytearray(data)
         for _ in range(rng.randint(1, 20)):
@@ -207,9 +226,14 @@ def gen_broken_file(rng: random.Random, folder: Path, n: int) -> tuple[str, Path
         blob = b""
     elif kind == "json":
         blob = json.dumps({"image": "nope"}).encode()
-    else:                     # a PNG header announcing an absurd size
-        blob = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(
-            ">II", rng.choice([0, 1, 70000, 2**31 - 1]), rng.choice([0, 1, 70000])) + bytes(9)
+    else:  # a PNG header announcing an absurd size
+        blob = (
+            b"\x89PNG\r\n\x1a\n"
+            + struct.pack(">I", 13)
+            + b"IHDR"
+            + struct.pack(">II", rng.choice([0, 1, 70000, 2**31 - 1]), rng.choice([0, 1, 70000]))
+            + bytes(9)
+        )
     path.write_bytes(blob)
     return f"{kind} {path.suffix}", path
 
@@ -225,10 +249,14 @@ def fuzz_describe(rng: random.Random, n: int, work: Path, full: bool) -> dict[st
             status, value = in_thread(functools.partial(analyse, path, stages=stages_all), 120)
         else:
             what, pixels = gen_image(rng)
-            stages = stages_all if pixels.shape[0] * pixels.shape[1] <= 400_000 or \
-                rng.random() < 0.2 else ["blocks", "detect"]
+            stages = (
+                stages_all
+                if pixels.shape[0] * pixels.shape[1] <= 400_000 or rng.random() < 0.2
+                else ["blocks", "detect"]
+            )
             status, value = in_thread(
-                functools.partial(analyse, pixels, stages=stages, ocr_threshold=0.9), 180)
+                functools.partial(analyse, pixels, stages=stages, ocr_threshold=0.9), 180
+            )
         kind = classify(status, value)
         tally.add(kind, f"{what}: {type(value).__name__}: {value}")
     special = describe_cli_cases(work, full)
@@ -246,12 +274,11 @@ def describe_cli_cases(work: Path, full: bool) -> dict[str, Any]:
         os.mkfifo(fifo)
     huge = work / "huge.png"
     with huge.open("wb") as f:
-        f.truncate(300 * 1024 * 1024)                    # sparse
+        f.truncate(300 * 1024 * 1024)  # sparse
     narrow = []
     for w, h in ((8, 100), (12, 300), (16, 120)):
         p = work / f"narrow-{w}x{h}.png"
-        Image.fromarray((np.random.default_rng(w).random((h, w, 3)) * 255).astype(np.uint8)
-                        ).save(p)
+        Image.fromarray((np.random.default_rng(w).random((h, w, 3)) * 255).astype(np.uint8)).save(p)
         narrow.append(p)
     good = work / "good.png"
     Image.new("RGB", (540, 1200), "white").save(good)
@@ -268,14 +295,24 @@ def describe_cli_cases(work: Path, full: bool) -> dict[str, Any]:
         ("FIFO x.png", [str(fifo)], 4, lambda o, e: "" if "FIFO" in e else e),
         ("symlink to /dev/zero", [str(link)], 4, lambda o, e: "" if "device" in e else e),
         ("300 MB sparse file", [str(huge)], 4, lambda o, e: "" if "too large" in e else e),
-        ("a folder with a FIFO in it", [str(folder)], 4,
-         lambda o, e: "" if "== " in o and "pipe.png" in e else "lost a file"),
+        (
+            "a folder with a FIFO in it",
+            [str(folder)],
+            4,
+            lambda o, e: "" if "== " in o and "pipe.png" in e else "lost a file",
+        ),
         ("missing file", [str(work / "none.png")], 4, lambda o, e: ""),
         *[(f"narrow {p.stem}", [str(p)], 0, lambda o, e: "") for p in narrow],
-        ("batch: good, FIFO, zero, huge, narrow, missing",
-         [str(good), str(fifo), "/dev/zero", str(huge), str(narrow[0]), str(work / "no.png")],
-         4, lambda o, e: "" if (o.count("== ") == 2 and "4 of 6 images" in e) else
-         f"batch record: {o.count('== ')} described; {e[-200:]}"),
+        (
+            "batch: good, FIFO, zero, huge, narrow, missing",
+            [str(good), str(fifo), "/dev/zero", str(huge), str(narrow[0]), str(work / "no.png")],
+            4,
+            lambda o, e: (
+                ""
+                if (o.count("== ") == 2 and "4 of 6 images" in e)
+                else f"batch record: {o.count('== ')} described; {e[-200:]}"
+            ),
+        ),
     ]
     if full:
         tall = work / "tall-1080x60000.png"
@@ -293,8 +330,12 @@ def describe_cli_cases(work: Path, full: bool) -> dict[str, Any]:
         if wrong:
             kind, why = "untrue", wrong
         tally.add(kind, f"{name}: {why}")
-        results[name] = {"end": kind, "exit": rc, "seconds": round(time.monotonic() - started, 1),
-                         "stderr": err.strip().splitlines()[-2:] if err.strip() else []}
+        results[name] = {
+            "end": kind,
+            "exit": rc,
+            "seconds": round(time.monotonic() - started, 1),
+            "stderr": err.strip().splitlines()[-2:] if err.strip() else [],
+        }
     return {**tally.as_dict(), "cases_seen": results}
 
 
@@ -306,7 +347,7 @@ class Reply:
     status: int = 200
     ctype: str = "application/json"
     body: bytes = b""
-    behave: str = "normal"            # normal | hang | trickle | close | short | long
+    behave: str = "normal"  # normal | hang | trickle | close | short | long
 
 
 class Endpoint:
@@ -339,26 +380,37 @@ class Endpoint:
                         return
                     data += chunk
                 head, _, rest = data.partition(b"\r\n\r\n")
-                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                               if line.lower().startswith(b"content-length")), 0)
+                length = next(
+                    (
+                        int(line.split(b":")[1])
+                        for line in head.split(b"\r\n")
+                        if line.lower().startswith(b"content-length")
+                    ),
+                    0,
+                )
                 while len(rest) < length:
                     rest += conn.recv(65536)
                 if r.behave == "hang":
                     self.stop.wait(120)
                     return
-                declared = len(r.body) + (50 if r.behave == "short" else 0) - (
-                    min(len(r.body), 5) if r.behave == "long" else 0)
-                head_out = (f"HTTP/1.1 {r.status} X\r\ncontent-type: {r.ctype}\r\n"
-                            f"content-length: {declared}\r\nconnection: close\r\n\r\n").encode()
+                declared = (
+                    len(r.body)
+                    + (50 if r.behave == "short" else 0)
+                    - (min(len(r.body), 5) if r.behave == "long" else 0)
+                )
+                head_out = (
+                    f"HTTP/1.1 {r.status} X\r\ncontent-type: {r.ctype}\r\n"
+                    f"content-length: {declared}\r\nconnection: close\r\n\r\n"
+                ).encode()
                 if r.behave == "close":
-                    conn.sendall(head_out[:len(head_out) // 2])
+                    conn.sendall(head_out[: len(head_out) // 2])
                     return
                 conn.sendall(head_out)
                 if r.behave == "trickle":
                     for i in range(len(r.body)):
                         if self.stop.wait(0.25):
                             return
-                        conn.sendall(r.body[i:i + 1])
+                        conn.sendall(r.body[i : i + 1])
                 else:
                     conn.sendall(r.body)
             except OSError:
@@ -370,47 +422,98 @@ class Endpoint:
 
 
 def completion(content: Any) -> bytes:
-    return json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": "m",
-                       "choices": [{"index": 0, "finish_reason": "stop",
-                                    "message": {"role": "assistant", "content": content}}],
-                       "usage": {"prompt_tokens": 1, "completion_tokens": 1,
-                                 "total_tokens": 2}}).encode()
+    return json.dumps(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+    ).encode()
 
 
 def gen_reply(rng: random.Random) -> Reply:
-    status = rng.choice([200] * 8 + [201, 204, 301, 400, 401, 403, 404, 408, 413, 418, 422,
-                                     429, 500, 502, 503, 504, 529, 599])
-    ctype = rng.choice(["application/json"] * 4 + [
-        "text/html", "text/plain", "application/octet-stream", "", "text/event-stream",
-        "application/json; charset=latin-1", "application/problem+json"])
-    kind = rng.choice(["ok", "content-odd", "html", "binary", "truncated", "shape", "deep",
-                       "empty", "error", "huge", "unicode"])
+    status = rng.choice(
+        [200] * 8
+        + [201, 204, 301, 400, 401, 403, 404, 408, 413, 418, 422, 429, 500, 502, 503, 504, 529, 599]
+    )
+    ctype = rng.choice(
+        ["application/json"] * 4
+        + [
+            "text/html",
+            "text/plain",
+            "application/octet-stream",
+            "",
+            "text/event-stream",
+            "application/json; charset=latin-1",
+            "application/problem+json",
+        ]
+    )
+    kind = rng.choice(
+        [
+            "ok",
+            "content-odd",
+            "html",
+            "binary",
+            "truncated",
+            "shape",
+            "deep",
+            "empty",
+            "error",
+            "huge",
+            "unicode",
+        ]
+    )
     action = json.dumps({"action": "tap", "element": 1, "reason": "go"})
     if kind == "ok":
         body = completion(rng.choice([action, "hello", '{"action": "back"}']))
     elif kind == "content-odd":
         body = completion(rng.choice([None, 5, [], {"a": 1}, "", " " * 10, "\x00" * 5]))
     elif kind == "html":
-        body = b"<!DOCTYPE html><html><head><title>Login</title></head><body>" + \
-            b"proxy" * rng.randint(0, 200) + b"</body></html>"
+        body = (
+            b"<!DOCTYPE html><html><head><title>Login</title></head><body>"
+            + b"proxy" * rng.randint(0, 200)
+            + b"</body></html>"
+        )
     elif kind == "binary":
         body = rng.randbytes(rng.randint(1, 4000))
     elif kind == "truncated":
         full = completion(action)
-        body = full[:rng.randint(0, len(full) - 1)]
+        body = full[: rng.randint(0, len(full) - 1)]
     elif kind == "shape":
-        body = rng.choice([b"[1,2,3]", b'"str"', b"42", b"null", b"true", b'{"choices": "x"}',
-                           b'{"choices": [{}]}', b'{"choices": [null]}', b'{"choices": {}}',
-                           b'{"choices": [{"message": "hi"}]}', b'{"choices": [1, 2]}',
-                           b'{"usage": "lots", "choices": [{"message": {"content": "x"}}]}'])
+        body = rng.choice(
+            [
+                b"[1,2,3]",
+                b'"str"',
+                b"42",
+                b"null",
+                b"true",
+                b'{"choices": "x"}',
+                b'{"choices": [{}]}',
+                b'{"choices": [null]}',
+                b'{"choices": {}}',
+                b'{"choices": [{"message": "hi"}]}',
+                b'{"choices": [1, 2]}',
+                b'{"usage": "lots", "choices": [{"message": {"content": "x"}}]}',
+            ]
+        )
     elif kind == "deep":
         depth = rng.choice([100, 5000, 100000])
         body = b"[" * depth + b"]" * depth
     elif kind == "empty":
         body = b""
     elif kind == "error":
-        body = json.dumps({"error": rng.choice(["nope", {"message": "bad key", "code": 1},
-                                                None, ["x"]])}).encode()
+        body = json.dumps(
+            {"error": rng.choice(["nope", {"message": "bad key", "code": 1}, None, ["x"]])}
+        ).encode()
     elif kind == "huge":
         body = completion("x" * rng.choice([100_000, 2_000_000]))
     else:
@@ -432,16 +535,21 @@ class FakeDescriber:
     def describe(self, image: Any) -> Any:
         from screenpilot.model import Box, Element, ElementKind, Screen
 
-        return Screen(1080, 2400, (Element(1, ElementKind.TEXT, Box(40, 200, 400, 260),
-                                           "Settings"),))
+        return Screen(
+            1080, 2400, (Element(1, ElementKind.TEXT, Box(40, 200, 400, 260), "Settings"),)
+        )
 
 
 def agent_run(llm: Any, out: Path) -> tuple[BaseException | None, dict[str, Any]]:
     from screenpilot.agent import Agent, RunOptions
     from screenpilot.planner.chain import ChainPlanner
 
-    agent = Agent(FakePhone(), FakeDescriber(), ChainPlanner(llm),  # type: ignore[arg-type]
-                  options=RunOptions(out=out, max_steps=2, settle_timeout=0.05))
+    agent = Agent(
+        FakePhone(),  # type: ignore[arg-type]
+        FakeDescriber(),
+        ChainPlanner(llm),
+        options=RunOptions(out=out, max_steps=2, settle_timeout=0.05),
+    )
     raised: BaseException | None = None
     try:
         agent.run("turn on wifi")
@@ -477,17 +585,27 @@ def fuzz_llm(rng: random.Random, n: int, work: Path) -> dict[str, Any]:
     try:
         for i in range(n):
             endpoint.reply = gen_reply(rng)
-            llm = OpenAIChat(base_url=endpoint.url, model="m", api_key="k", timeout=1.0,
-                             deadline=deadline, max_retries=2, backoff=0.01, max_backoff=0.05)
+            llm = OpenAIChat(
+                base_url=endpoint.url,
+                model="m",
+                api_key="k",
+                timeout=1.0,
+                deadline=deadline,
+                max_retries=2,
+                backoff=0.01,
+                max_backoff=0.05,
+            )
             through_agent = i % 5 == 0
             if through_agent:
                 out = work / f"llm-run-{i}"
-                status, value = in_thread(functools.partial(agent_run, llm, out),
-                                          3 * (deadline + 3))
+                status, value = in_thread(
+                    functools.partial(agent_run, llm, out), 3 * (deadline + 3)
+                )
             else:
                 status, value = in_thread(
                     functools.partial(llm.complete, [{"role": "user", "content": "hi"}]),
-                    deadline + 3)
+                    deadline + 3,
+                )
             r = endpoint.reply
             what = f"{r.status} {r.ctype!r} {r.behave} {r.body[:40]!r}"
             if status == "ok" and through_agent:
@@ -517,8 +635,21 @@ def fuzz_settings(rng: random.Random, n: int) -> dict[str, Any]:
     from screenpilot.planner.llm import check_settings
 
     tally = Tally()
-    hosts = ["api.openai.com", "127.0.0.1:8000", "localhost", "dashscope.aliyuncs.com",
-             "[::1]:8080", "é.example", "a b", "", "h:99999", "h:x", "[::1", "..", "h"]
+    hosts = [
+        "api.openai.com",
+        "127.0.0.1:8000",
+        "localhost",
+        "dashscope.aliyuncs.com",
+        "[::1]:8080",
+        "é.example",
+        "a b",
+        "",
+        "h:99999",
+        "h:x",
+        "[::1",
+        "..",
+        "h",
+    ]
     for _ in range(n):
         scheme = rng.choice(["http://", "https://", "ftp://", "", "http:/", "HTTP://"])
         url = scheme + rng.choice(hosts) + rng.choice(["/v1", "", "/", "/v1?x=1", "\n", " "])
@@ -526,9 +657,18 @@ def fuzz_settings(rng: random.Random, n: int) -> dict[str, Any]:
             url = "".join(chr(rng.randint(0, 0x3000)) for _ in range(rng.randint(0, 30)))
         key = rng.choice(["", " ", "sk-x", "\x00"])
         model = rng.choice(["", "gpt-4o-mini", " ", "m"])
-        status, value = in_thread(functools.partial(
-            check_settings, url, key, model, timeout=rng.choice([60.0, 0.0, -1.0]),
-            deadline=rng.choice([60.0, 0.0]), max_retries=rng.choice([3, -1])), 5)
+        status, value = in_thread(
+            functools.partial(
+                check_settings,
+                url,
+                key,
+                model,
+                timeout=rng.choice([60.0, 0.0, -1.0]),
+                deadline=rng.choice([60.0, 0.0]),
+                max_retries=rng.choice([3, -1]),
+            ),
+            5,
+        )
         tally.add(classify(status, value), f"{url!r}: {type(value).__name__}: {value}")
     return tally.as_dict()
 
@@ -541,10 +681,14 @@ def hung_with_defaults(result: dict[str, Any]) -> None:
 
     endpoint = Endpoint()
     endpoint.reply = Reply(behave="hang")
-    llm = OpenAIChat(base_url=endpoint.url, model="m", api_key="k",
-                     timeout=DEFAULTS["llm.timeout"].default,
-                     deadline=DEFAULTS["llm.deadline"].default,
-                     max_retries=DEFAULTS["llm.max_retries"].default)
+    llm = OpenAIChat(
+        base_url=endpoint.url,
+        model="m",
+        api_key="k",
+        timeout=DEFAULTS["llm.timeout"].default,
+        deadline=DEFAULTS["llm.deadline"].default,
+        max_retries=DEFAULTS["llm.max_retries"].default,
+    )
     started = time.monotonic()
     try:
         llm.complete([{"role": "user", "content": "hi"}])
@@ -566,18 +710,41 @@ def llm_cli_cases(work: Path) -> dict[str, Any]:
     base = ["--set", "safety.exemplars=false", "--set", f"store.path={work / 'store'}"]
     cases = [
         ("no API key for api.openai.com", [], None, 2, ""),
-        ("unreachable (closed port)", ["--set", "llm.base_url=http://127.0.0.1:9/v1"], None, 5,
-         "llm unreachable"),
-        ("HTTP 503 every time", ["--set", f"llm.base_url={endpoint.url}"],
-         Reply(503, body=b'{"error": {"message": "overloaded"}}'), 5, "llm server error"),
-        ("HTML page with HTTP 200", ["--set", f"llm.base_url={endpoint.url}"],
-         Reply(200, "text/html", b"<html><body>Sign in</body></html>"), 5,
-         "llm not a chat answer"),
-        ("binary body as JSON", ["--set", f"llm.base_url={endpoint.url}"],
-         Reply(200, "application/json", bytes(range(256)) * 4), 5, "llm not a chat answer"),
-        ("hung endpoint, llm.deadline=5", ["--set", f"llm.base_url={endpoint.url}",
-                                           "--set", "llm.deadline=5"],
-         Reply(behave="hang"), 5, "llm timed out"),
+        (
+            "unreachable (closed port)",
+            ["--set", "llm.base_url=http://127.0.0.1:9/v1"],
+            None,
+            5,
+            "llm unreachable",
+        ),
+        (
+            "HTTP 503 every time",
+            ["--set", f"llm.base_url={endpoint.url}"],
+            Reply(503, body=b'{"error": {"message": "overloaded"}}'),
+            5,
+            "llm server error",
+        ),
+        (
+            "HTML page with HTTP 200",
+            ["--set", f"llm.base_url={endpoint.url}"],
+            Reply(200, "text/html", b"<html><body>Sign in</body></html>"),
+            5,
+            "llm not a chat answer",
+        ),
+        (
+            "binary body as JSON",
+            ["--set", f"llm.base_url={endpoint.url}"],
+            Reply(200, "application/json", bytes(range(256)) * 4),
+            5,
+            "llm not a chat answer",
+        ),
+        (
+            "hung endpoint, llm.deadline=5",
+            ["--set", f"llm.base_url={endpoint.url}", "--set", "llm.deadline=5"],
+            Reply(behave="hang"),
+            5,
+            "llm timed out",
+        ),
     ]
     try:
         for name, sets, reply, want, note in cases:
@@ -586,9 +753,23 @@ def llm_cli_cases(work: Path) -> dict[str, Any]:
             out = work / f"cli-{len(seen)}"
             key = {"SCREENPILOT_LLM_API_KEY": "sk-fuzz"} if want == 5 else {}
             started = time.monotonic()
-            rc, stdout, err = cli([*base, *sets, "run", "turn on wifi", "--virtual", "--planner",
-                                   "llm", "--yes", "--no-demos", "--out", str(out)],
-                                  timeout=240, env=key)
+            rc, stdout, err = cli(
+                [
+                    *base,
+                    *sets,
+                    "run",
+                    "turn on wifi",
+                    "--virtual",
+                    "--planner",
+                    "llm",
+                    "--yes",
+                    "--no-demos",
+                    "--out",
+                    str(out),
+                ],
+                timeout=240,
+                env=key,
+            )
             seconds = round(time.monotonic() - started, 1)
             kind, why = cli_kind(rc, err, want_rc=want)
             record = ""
@@ -596,15 +777,22 @@ def llm_cli_cases(work: Path) -> dict[str, Any]:
                 found = list(out.glob("*/trajectory.json"))
                 saved = json.loads(found[0].read_text()) if found else {}
                 record = f"{saved.get('outcome')}: {str(saved.get('note', ''))[:80]}"
-                if not (saved.get("outcome") == "error" and
-                        str(saved.get("note", "")).startswith(note)):
+                if not (
+                    saved.get("outcome") == "error" and str(saved.get("note", "")).startswith(note)
+                ):
                     kind, why = "untrue", f"trajectory says {record!r}"
             if want == 2 and kind == "clean" and "task:" in stdout:
                 kind, why = "untrue", "the phone was started before the settings were checked"
             tally.add(kind, f"{name}: {why}")
-            seen[name] = {"end": kind, "exit": rc, "seconds": seconds, "trajectory": record,
-                          "stderr": [line for line in err.splitlines()
-                                     if line.startswith(("error:", "  hint:"))]}
+            seen[name] = {
+                "end": kind,
+                "exit": rc,
+                "seconds": seconds,
+                "trajectory": record,
+                "stderr": [
+                    line for line in err.splitlines() if line.startswith(("error:", "  hint:"))
+                ],
+            }
     finally:
         endpoint.close()
     return {**tally.as_dict(), "cases_seen": seen}
@@ -613,14 +801,31 @@ def llm_cli_cases(work: Path) -> dict[str, Any]:
 # ======================================================================================
 # adbd
 # ======================================================================================
-A_SYNC, A_CNXN, A_OPEN, A_OKAY, A_CLSE, A_WRTE = (0x434E5953, 0x4E584E43, 0x4E45504F,
-                                                  0x59414B4F, 0x45534C43, 0x45545257)
+A_SYNC, A_CNXN, A_OPEN, A_OKAY, A_CLSE, A_WRTE = (
+    0x434E5953,
+    0x4E584E43,
+    0x4E45504F,
+    0x59414B4F,
+    0x45534C43,
+    0x45545257,
+)
 
 
-def packet(command: int, arg0: int, arg1: int, data: bytes = b"", magic: int | None = None
-           ) -> bytes:
-    return struct.pack("<6I", command, arg0, arg1, len(data), 0,
-                       command ^ 0xFFFFFFFF if magic is None else magic) + data
+def packet(
+    command: int, arg0: int, arg1: int, data: bytes = b"", magic: int | None = None
+) -> bytes:
+    return (
+        struct.pack(
+            "<6I",
+            command,
+            arg0,
+            arg1,
+            len(data),
+            0,
+            command ^ 0xFFFFFFFF if magic is None else magic,
+        )
+        + data
+    )
 
 
 def read_packet(sock: socket.socket) -> tuple[int, int, int, bytes] | None:
@@ -632,6 +837,7 @@ def read_packet(sock: socket.socket) -> tuple[int, int, int, bytes] | None:
                 return None
             buf += chunk
         return buf
+
     head = exact(24)
     if head is None:
         return None
@@ -670,9 +876,13 @@ def answers(port: int) -> bool:
 
 @contextlib.contextmanager
 def phone_process() -> Iterator[tuple[subprocess.Popen[str], int, list[str]]]:
-    proc = subprocess.Popen([PY, "-m", "screenpilot", "phone", "--no-connect"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "SCREENPILOT_CONFIG": "/nonexistent.toml"})
+    proc = subprocess.Popen(
+        [PY, "-m", "screenpilot", "phone", "--no-connect"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "SCREENPILOT_CONFIG": "/nonexistent.toml"},
+    )
     assert proc.stdout is not None and proc.stderr is not None
     errors: list[str] = []
     threading.Thread(target=lambda: errors.extend(proc.stderr), daemon=True).start()  # type: ignore[arg-type]
@@ -724,15 +934,19 @@ def flood(port: int, total: int, *, wait_okay: bool) -> dict[str, Any]:
                         break
                     okays += 1
         except TimeoutError:
-            pass                                   # held back: no OKAY comes
+            pass  # held back: no OKAY comes
         except OSError:
             closed_by_phone = True
         if not wait_okay:
             time.sleep(0.5)
             okays = replies[A_OKAY]
             closed_by_phone = replies[A_CLSE] > 0
-    return {"bytes_offered": total, "bytes_sent": sent, "okays": okays,
-            "stream_closed_by_phone": closed_by_phone}
+    return {
+        "bytes_offered": total,
+        "bytes_sent": sent,
+        "okays": okays,
+        "stream_closed_by_phone": closed_by_phone,
+    }
 
 
 def _count_replies(sock: socket.socket, replies: Counter[int]) -> None:
@@ -774,9 +988,12 @@ def fuzz_adbd(rng: random.Random, n: int) -> dict[str, Any]:
                     opened += 1
                 elif msg[0] == A_CLSE and msg[1] == 0:
                     refused += 1
-            figures["shells_1000"] = {"opened": opened, "refused": refused,
-                                      "rss_mb": memory_mb(proc.pid),
-                                      "threads": _threads(proc.pid)}
+            figures["shells_1000"] = {
+                "opened": opened,
+                "refused": refused,
+                "rss_mb": memory_mb(proc.pid),
+                "threads": _threads(proc.pid),
+            }
         extra = []
         for _ in range(20):
             with contextlib.suppress(OSError):
@@ -821,8 +1038,9 @@ def fuzz_adbd(rng: random.Random, n: int) -> dict[str, Any]:
         figures["peak_rss_mb"] = memory_mb(proc.pid, "VmHWM")
         figures["threads_end"] = _threads(proc.pid)
         figures["still_answers"] = answers(port)
-        tracebacks = [line for line in errors if "Traceback" in line or
-                      line.startswith("Exception in thread")]
+        tracebacks = [
+            line for line in errors if "Traceback" in line or line.startswith("Exception in thread")
+        ]
         for line in tracebacks:
             tally.add("traceback", line)
     return {**tally.as_dict(), **figures}
@@ -850,27 +1068,54 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
 def _random_sequence(rng: random.Random) -> list[bytes]:
     seq = []
     if rng.random() < 0.9:
-        seq.append(packet(A_CNXN, rng.choice([0x01000000, 0x01000001, 0, 0xFFFFFFFF]),
-                          rng.choice([0, 1, 4096, 1 << 20, 0xFFFFFFFF]), b"host::\0"))
-    services = [b"shell:echo hi", b"shell:", b"shell,v2,raw:id", b"exec:cat", b"sync:",
-                b"reboot:", b"nope:", b"shell:sleep 2", b"shell:" + b"x" * 4000, b"",
-                b"shell:cat /dev/zero | head -c 100000", b"tcp:5555", b"\xff\xfe"]
+        seq.append(
+            packet(
+                A_CNXN,
+                rng.choice([0x01000000, 0x01000001, 0, 0xFFFFFFFF]),
+                rng.choice([0, 1, 4096, 1 << 20, 0xFFFFFFFF]),
+                b"host::\0",
+            )
+        )
+    services = [
+        b"shell:echo hi",
+        b"shell:",
+        b"shell,v2,raw:id",
+        b"exec:cat",
+        b"sync:",
+        b"reboot:",
+        b"nope:",
+        b"shell:sleep 2",
+        b"shell:" + b"x" * 4000,
+        b"",
+        b"shell:cat /dev/zero | head -c 100000",
+        b"tcp:5555",
+        b"\xff\xfe",
+    ]
     for _ in range(rng.randint(1, 12)):
-        command = rng.choice([A_OPEN, A_OPEN, A_WRTE, A_WRTE, A_OKAY, A_CLSE, A_CNXN, A_SYNC,
-                              0x12345678])
+        command = rng.choice(
+            [A_OPEN, A_OPEN, A_WRTE, A_WRTE, A_OKAY, A_CLSE, A_CNXN, A_SYNC, 0x12345678]
+        )
         a0, a1 = rng.randint(0, 40), rng.choice([0, 1, 2, 3, rng.randint(0, 1 << 32 - 1)])
         if command == A_OPEN:
             data = rng.choice(services) + rng.choice([b"\0", b""])
         elif command == A_WRTE:
-            data = rng.choice([b"", b"ls\n", b"exit\n", b"STAT\x05\0\0\0/sdcard",
-                               b"SEND" + struct.pack("<I", 8) + b"/x,33188",
-                               rng.randbytes(rng.randint(1, 4096))])
+            data = rng.choice(
+                [
+                    b"",
+                    b"ls\n",
+                    b"exit\n",
+                    b"STAT\x05\0\0\0/sdcard",
+                    b"SEND" + struct.pack("<I", 8) + b"/x,33188",
+                    rng.randbytes(rng.randint(1, 4096)),
+                ]
+            )
         else:
             data = rng.randbytes(rng.randint(0, 64)) if rng.random() < 0.3 else b""
-        raw = packet(command, a0, a1, data,
-                     magic=None if rng.random() < 0.9 else rng.randint(0, 1 << 32 - 1))
+        raw = packet(
+            command, a0, a1, data, magic=None if rng.random() < 0.9 else rng.randint(0, 1 << 32 - 1)
+        )
         if rng.random() < 0.05:
-            raw = raw[:rng.randint(1, len(raw))]
+            raw = raw[: rng.randint(1, len(raw))]
         seq.append(raw)
     return seq
 
@@ -883,7 +1128,7 @@ def _play(port: int, seq: list[bytes]) -> None:
                 sock.sendall(raw)
         except OSError:
             pass
-        finally:                                   # a FIN, as a client that exits sends
+        finally:  # a FIN, as a client that exits sends
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
@@ -907,8 +1152,12 @@ def record_case() -> dict[str, Any]:
         recorder = Recorder(AdbDevice(serial), IncrementalDescriber(), idle_s=60)
         stop = threading.Event()
         done: list[Any] = []
-        thread = threading.Thread(target=lambda: done.append(recorder.record(
-            "add Alice Walker to my contacts", stop=stop)), daemon=True)
+        thread = threading.Thread(
+            target=lambda: done.append(
+                recorder.record("add Alice Walker to my contacts", stop=stop)
+            ),
+            daemon=True,
+        )
         thread.start()
         recorder.ready.wait(30)
 
@@ -920,8 +1169,9 @@ def record_case() -> dict[str, Any]:
             return f"{x} {y}"
 
         def field(caption: str) -> str:
-            x, y = next(e.box.center for e in vp.frame().elements
-                        if e.editable and e.caption == caption)
+            x, y = next(
+                e.box.center for e in vp.frame().elements if e.editable and e.caption == caption
+            )
             return f"{x} {y}"
 
         commands: list[Callable[[], str]] = [
@@ -931,34 +1181,47 @@ def record_case() -> dict[str, Any]:
             lambda: f"input tap {field('First name')}",
             lambda: "input text Alice",
             lambda: f"input tap {field('Last name')}",
-            lambda: "input text Walker"]
+            lambda: "input text Walker",
+        ]
         for command in commands:
             dev.shell(command())
-            time.sleep(0.8)                      # a person's pace, faster than captures
+            time.sleep(0.8)  # a person's pace, faster than captures
         time.sleep(1.5)
         stop.set()
         thread.join(180)
     steps = list(done[0].steps) if done else []
     typed = [s for s in steps if s.startswith("type ")]
-    return {"steps": steps, "type_steps": len(typed),
-            "end": "ok" if typed == ["type 'Alice' into the 'First name' field",
-                                     "type 'Walker' into the 'Last name' field"] else "untrue"}
+    return {
+        "steps": steps,
+        "type_steps": len(typed),
+        "end": "ok"
+        if typed
+        == ["type 'Alice' into the 'First name' field", "type 'Walker' into the 'Last name' field"]
+        else "untrue",
+    }
 
 
 # ======================================================================================
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=1200,
-                        help="generated cases in all (split: 25%% describe, 40%% llm, "
-                             "10%% settings, 25%% adbd)")
+    parser.add_argument(
+        "--cases",
+        type=int,
+        default=1200,
+        help="generated cases in all (split: 25%% describe, 40%% llm, 10%% settings, 25%% adbd)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--full", action="store_true", help="also describe a 1080x60000 image")
-    parser.add_argument("--skip", default="", help="families to skip, comma-separated: "
-                        "describe, llm, llm-cli, hung-default, settings, adbd, record")
+    parser.add_argument(
+        "--skip",
+        default="",
+        help="families to skip, comma-separated: "
+        "describe, llm, llm-cli, hung-default, settings, adbd, record",
+    )
     args = parser.parse_args()
     import logging
 
-    logging.basicConfig(level=logging.ERROR)    # retries and rejected answers are expected
+    logging.basicConfig(level=logging.ERROR)  # retries and rejected answers are expected
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     skip = set(filter(None, args.skip.split(",")))
@@ -1008,16 +1271,22 @@ def main() -> int:
         totals["untrue" if results["record"]["end"] != "ok" else "ok"] += 1
     results["totals"] = dict(totals)
     print("\n== totals")
-    print(f"cases {totals['cases']}: ok {totals['ok']}, clean errors {totals['clean']}, "
-          f"tracebacks {totals['traceback']}, hangs {totals['hang']}, "
-          f"untrue records {totals['untrue']}")
+    print(
+        f"cases {totals['cases']}: ok {totals['ok']}, clean errors {totals['clean']}, "
+        f"tracebacks {totals['traceback']}, hangs {totals['hang']}, "
+        f"untrue records {totals['untrue']}"
+    )
     if hung:
-        print(f"hung endpoint, default settings: gave up after {hung.get('gave_up_after_s')} s "
-              f"(llm.deadline {hung.get('llm.deadline')} s): {hung.get('end', '')[:100]}")
+        print(
+            f"hung endpoint, default settings: gave up after {hung.get('gave_up_after_s')} s "
+            f"(llm.deadline {hung.get('llm.deadline')} s): {hung.get('end', '')[:100]}"
+        )
     if "adbd" in results:
         a = results["adbd"]
-        print(f"adbd under abuse: RSS {a.get('rss_start_mb')} -> {a.get('rss_end_mb')} MB, "
-              f"peak {a.get('peak_rss_mb')} MB; 1,000 shells: {a.get('shells_1000')}")
+        print(
+            f"adbd under abuse: RSS {a.get('rss_start_mb')} -> {a.get('rss_end_mb')} MB, "
+            f"peak {a.get('peak_rss_mb')} MB; 1,000 shells: {a.get('shells_1000')}"
+        )
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(results, indent=1, default=str) + "\n")
     print(f"wrote {OUT}")

@@ -117,17 +117,25 @@ PARAPHRASES: dict[str, str] = {
 }
 
 #: Tasks the offline planner fails (bench/tasks.py --planner heuristic), none sensitive.
-E2E_TASKS = ("settings_android_version", "contacts_star_grace", "clock_stopwatch_start",
-             "messages_mark_all_read", "shop_sign_out", "settings_location_off",
-             "contacts_call_bob", "shop_order_details")
+E2E_TASKS = (
+    "settings_android_version",
+    "contacts_star_grace",
+    "clock_stopwatch_start",
+    "messages_mark_all_read",
+    "shop_sign_out",
+    "settings_location_off",
+    "contacts_call_bob",
+    "shop_order_details",
+)
 
 
 # --- 1. retrieval ---------------------------------------------------------------------------
 def retrieval(embedder: Any, root: Path) -> dict[str, Any]:
     tasks = all_tasks()
     store = DemoStore.open(root / "retrieval", embedder=embedder)
-    ids = store.add_many([DemoRecord(t.command, t.solution, app=t.app, source="task-suite")
-                          for t in tasks])
+    ids = store.add_many(
+        [DemoRecord(t.command, t.solution, app=t.app, source="task-suite") for t in tasks]
+    )
     by_id = dict(zip(ids, tasks, strict=True))
     queries = [(get_task(tid), text) for tid, text in PARAPHRASES.items()]
     suite_queries = [(t, p) for t in tasks for p in t.paraphrases]
@@ -158,9 +166,13 @@ def retrieval(embedder: Any, root: Path) -> dict[str, Any]:
             "precision_at_1_same_solution": round(same / n, 3),
             "median_score_right": round(statistics.median(right_scores), 3),
             "median_best_score_other_task": round(statistics.median(other_scores), 3),
-            "by_threshold": {str(th): {"right_and_above": round(above[th] / n, 3),
-                                       "wrong_task_above": round(wrong_hint[th] / n, 3)}
-                             for th in THRESHOLDS},
+            "by_threshold": {
+                str(th): {
+                    "right_and_above": round(above[th] / n, 3),
+                    "wrong_task_above": round(wrong_hint[th] / n, 3),
+                }
+                for th in THRESHOLDS
+            },
         }
     store.close()
     return out
@@ -169,14 +181,18 @@ def retrieval(embedder: Any, root: Path) -> dict[str, Any]:
 # --- 2. latency ----------------------------------------------------------------------------
 def latency(embedder: Any, root: Path, sizes: Sequence[int]) -> dict[str, Any]:
     tasks = all_tasks()
-    texts = [t.command for t in tasks] + [p for t in tasks for p in t.paraphrases] + \
-        list(PARAPHRASES.values())
+    texts = (
+        [t.command for t in tasks]
+        + [p for t in tasks for p in t.paraphrases]
+        + list(PARAPHRASES.values())
+    )
     base = embedder.encode(texts)
     rng = np.random.default_rng(0)
     store = DemoStore.open(root / "latency", embedder=embedder)
     col = store.demos
-    out: dict[str, Any] = {"synthetic": "real embeddings of the suite's texts plus N(0, 0.05) "
-                                        "noise, re-normalised"}
+    out: dict[str, Any] = {
+        "synthetic": "real embeddings of the suite's texts plus N(0, 0.05) noise, re-normalised"
+    }
     have = 0
     queries = list(PARAPHRASES.values())
     qvec = embedder.encode(queries)
@@ -187,13 +203,19 @@ def latency(embedder: Any, root: Path, sizes: Sequence[int]) -> dict[str, Any]:
             pick = rng.integers(0, len(base), n)
             vec = base[pick] + rng.normal(0, 0.05, (n, base.shape[1])).astype(np.float32)
             vec /= np.linalg.norm(vec, axis=1, keepdims=True)
-            entries = [Entry(f"syn{have + i}", texts[j], {"steps": ["tap 'X'"]},
-                             {"app": "synthetic", "source": "synthetic"})
-                       for i, j in enumerate(pick)]
+            entries = [
+                Entry(
+                    f"syn{have + i}",
+                    texts[j],
+                    {"steps": ["tap 'X'"]},
+                    {"app": "synthetic", "source": "synthetic"},
+                )
+                for i, j in enumerate(pick)
+            ]
             col.add(entries, vec)
             have += n
         build = time.perf_counter() - t0
-        col.search(queries[0], k=3)            # open the index once before timing
+        col.search(queries[0], k=3)  # open the index once before timing
         full, index = [], []
         for text, v in zip(queries, qvec, strict=True):
             t = time.perf_counter()
@@ -202,12 +224,18 @@ def latency(embedder: Any, root: Path, sizes: Sequence[int]) -> dict[str, Any]:
             t = time.perf_counter()
             col.search_vector(v, k=3)
             index.append(time.perf_counter() - t)
-        out[str(size)] = {"entries": col.count(), "build_s": round(build, 1),
-                          "search_p50_ms": round(1000 * statistics.median(full), 2),
-                          "index_only_p50_ms": round(1000 * statistics.median(index), 2)}
-        print(f"  {size:>6} entries: search p50 {out[str(size)]['search_p50_ms']} ms, "
-              f"index only {out[str(size)]['index_only_p50_ms']} ms "
-              f"(added in {build:.0f} s)", flush=True)
+        out[str(size)] = {
+            "entries": col.count(),
+            "build_s": round(build, 1),
+            "search_p50_ms": round(1000 * statistics.median(full), 2),
+            "index_only_p50_ms": round(1000 * statistics.median(index), 2),
+        }
+        print(
+            f"  {size:>6} entries: search p50 {out[str(size)]['search_p50_ms']} ms, "
+            f"index only {out[str(size)]['index_only_p50_ms']} ms "
+            f"(added in {build:.0f} s)",
+            flush=True,
+        )
     store.close()
     return out
 
@@ -237,25 +265,33 @@ def perform(phone: VirtualPhone, text: str) -> None:
     """One solution step as a person's touches (typing with ``input text``)."""
     import re
 
-    if m := re.match(r"^(tap|long press) (?:the )?'(.+?)'(?: (switch|check box|icon|button|tab))?"
-                     r"(?: next to '(.+)')?$", text):
+    if m := re.match(
+        r"^(tap|long press) (?:the )?'(.+?)'(?: (switch|check box|icon|button|tab))?"
+        r"(?: next to '(.+)')?$",
+        text,
+    ):
         x, y = _truth_find(phone, m.group(2), m.group(3)).box.center
         if m.group(1) == "tap":
             phone.tap(x, y)
         else:
             phone.swipe(x, y, x, y, 700)
     elif m := re.match(r"^type '(.*)' into (?:the )?'(.+)'$", text):
-        field = next(e for e in phone.frame().elements if e.editable
-                     and m.group(2) in (e.caption, e.text, e.field))
+        field = next(
+            e
+            for e in phone.frame().elements
+            if e.editable and m.group(2) in (e.caption, e.text, e.field)
+        )
         phone.tap(*field.box.center)
         time.sleep(0.2)
         phone.input_text(m.group(1))
     elif m := re.match(r"^drag the '(.+)' slider to (\d+)%$", text):
         frame = phone.frame()
-        bar = next(e for e in frame.elements
-                   if e.kind is ElementKind.SEEK_BAR and e.caption == m.group(1))
-        target = next(t for t in frame.targets if t.role == "seek"
-                      and t.box.contains(*bar.box.center))
+        bar = next(
+            e for e in frame.elements if e.kind is ElementKind.SEEK_BAR and e.caption == m.group(1)
+        )
+        target = next(
+            t for t in frame.targets if t.role == "seek" and t.box.contains(*bar.box.center)
+        )
         assert target.track is not None
         x1, x2 = target.track
         phone.tap(round(x1 + (x2 - x1) * int(m.group(2)) / 100), bar.box.center[1])
@@ -282,30 +318,38 @@ def demonstrate(task: Task, folder: Path) -> tuple[Recording, bool, float]:
         recorder = Recorder(AdbDevice(serial), IncrementalDescriber(), idle_s=60, out=folder)
         stop = threading.Event()
         result: list[Recording] = []
-        thread = threading.Thread(target=lambda: result.append(
-            recorder.record(task.command, stop=stop)), daemon=True)
+        thread = threading.Thread(
+            target=lambda: result.append(recorder.record(task.command, stop=stop)), daemon=True
+        )
         thread.start()
         recorder.ready.wait(30)
         time.sleep(0.3)
         for step in task.solution:
             perform(phone, step)
             time.sleep(0.15)
-            recorder.wait_captured()   # a person looks before the next touch:
-            time.sleep(0.3)            # the recorder has the screen they saw
+            recorder.wait_captured()  # a person looks before the next touch:
+            time.sleep(0.3)  # the recorder has the screen they saw
         stop.set()
         thread.join(300)
     return result[0], task.check(phone), time.perf_counter() - start
 
 
-def run_on_other_phone(task: Task, command: str, planner: HeuristicPlanner, hints: PlanHints,
-                       out: Path) -> tuple[bool, int, str]:
+def run_on_other_phone(
+    task: Task, command: str, planner: HeuristicPlanner, hints: PlanHints, out: Path
+) -> tuple[bool, int, str]:
     phone = VirtualPhone(size=(720, 1600), theme="dark")
     task.setup(phone)
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), IncrementalDescriber(), planner,
-                      options=RunOptions(out=out, max_steps=15, settle_timeout=2.0,
-                                         settle_interval=0.05, hints=hints),
-                      safety=KeywordSafety(), handover=None)
+        agent = Agent(
+            AdbDevice(serial),
+            IncrementalDescriber(),
+            planner,
+            options=RunOptions(
+                out=out, max_steps=15, settle_timeout=2.0, settle_interval=0.05, hints=hints
+            ),
+            safety=KeywordSafety(),
+            handover=None,
+        )
         try:
             traj = agent.run(command)
             outcome, steps = traj.outcome.value, len(traj.steps)
@@ -324,28 +368,47 @@ def end_to_end(embedder: Any, root: Path, count: int, threshold: float) -> dict[
         store.add(rec.demo(source="bench"))
         found = tuple(store.search(command, k=2, threshold=threshold))
         base_ok, base_steps, base_out = run_on_other_phone(
-            task, command, HeuristicPlanner(embedder.encode), PlanHints(),
-            root / "runs" / f"{task.id}-without")
+            task,
+            command,
+            HeuristicPlanner(embedder.encode),
+            PlanHints(),
+            root / "runs" / f"{task.id}-without",
+        )
         with_ok, with_steps, with_out = run_on_other_phone(
-            task, command, HeuristicPlanner(embedder.encode), PlanHints(demonstrations=found),
-            root / "runs" / f"{task.id}-with")
-        row = {"task": task.id, "command": command, "recorded_steps": list(rec.steps),
-               "solution": list(task.solution), "demonstration_done": demo_ok,
-               "record_s": round(demo_s, 1),
-               "retrieved": [(d.instruction, d.score) for d in found],
-               "without": {"success": base_ok, "steps": base_steps, "outcome": base_out},
-               "with": {"success": with_ok, "steps": with_steps, "outcome": with_out}}
+            task,
+            command,
+            HeuristicPlanner(embedder.encode),
+            PlanHints(demonstrations=found),
+            root / "runs" / f"{task.id}-with",
+        )
+        row = {
+            "task": task.id,
+            "command": command,
+            "recorded_steps": list(rec.steps),
+            "solution": list(task.solution),
+            "demonstration_done": demo_ok,
+            "record_s": round(demo_s, 1),
+            "retrieved": [(d.instruction, d.score) for d in found],
+            "without": {"success": base_ok, "steps": base_steps, "outcome": base_out},
+            "with": {"success": with_ok, "steps": with_steps, "outcome": with_out},
+        }
         rows.append(row)
-        print(f"  {task.id:28s} recorded {len(rec.steps)}/{task.min_steps} steps "
-              f"({demo_s:.0f} s); without: {'ok' if base_ok else 'NO'} ({base_out}); "
-              f"with: {'ok' if with_ok else 'NO'} ({with_out})", flush=True)
+        print(
+            f"  {task.id:28s} recorded {len(rec.steps)}/{task.min_steps} steps "
+            f"({demo_s:.0f} s); without: {'ok' if base_ok else 'NO'} ({base_out}); "
+            f"with: {'ok' if with_ok else 'NO'} ({with_out})",
+            flush=True,
+        )
     store.close()
     n = len(rows)
-    return {"tasks": n, "phone": "720x1600 dark (demonstrated on 1080x2400 light)",
-            "success_without": sum(r["without"]["success"] for r in rows) / n if n else 0.0,
-            "success_with": sum(r["with"]["success"] for r in rows) / n if n else 0.0,
-            "recorded_exactly": sum(r["recorded_steps"] == r["solution"] for r in rows),
-            "rows": rows}
+    return {
+        "tasks": n,
+        "phone": "720x1600 dark (demonstrated on 1080x2400 light)",
+        "success_without": sum(r["without"]["success"] for r in rows) / n if n else 0.0,
+        "success_with": sum(r["with"]["success"] for r in rows) / n if n else 0.0,
+        "recorded_exactly": sum(r["recorded_steps"] == r["solution"] for r in rows),
+        "rows": rows,
+    }
 
 
 def main() -> int:
@@ -354,25 +417,35 @@ def main() -> int:
     parser.add_argument("--big", type=int, default=100000, help="Largest store for latency.")
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--threshold", type=float, default=0.6)
-    parser.add_argument("--threads", type=int, default=1,
-                        help="torch threads (1: on a shared 2-core machine, 2 threads were "
-                             "8x slower per query from contention).")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads (1: on a shared 2-core machine, 2 threads were "
+        "8x slower per query from contention).",
+    )
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)
     embedder = load_embedder(MODEL)
-    results: dict[str, Any] = {"model": embedder.name, "threshold": args.threshold,
-                               "torch_threads": args.threads}
+    results: dict[str, Any] = {
+        "model": embedder.name,
+        "threshold": args.threshold,
+        "torch_threads": args.threads,
+    }
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pbd-bench-") as tmp:
         root = Path(tmp)
         print("retrieval", flush=True)
         results["retrieval"] = retrieval(embedder, root)
         r, suite = results["retrieval"]["written"], results["retrieval"]["suite_paraphrases"]
-        print(f"  precision@1 {r['precision_at_1']:.2f} (same solution "
-              f"{r['precision_at_1_same_solution']:.2f}) over {r['queries']} paraphrases; "
-              f"suite paraphrases {suite['precision_at_1']:.2f}", flush=True)
+        print(
+            f"  precision@1 {r['precision_at_1']:.2f} (same solution "
+            f"{r['precision_at_1_same_solution']:.2f}) over {r['queries']} paraphrases; "
+            f"suite paraphrases {suite['precision_at_1']:.2f}",
+            flush=True,
+        )
         results["retrieval"]["seconds"] = round(time.perf_counter() - started, 1)
         if not args.skip_latency:
             print("latency", flush=True)
@@ -385,8 +458,11 @@ def main() -> int:
             results["end_to_end"] = end_to_end(embedder, root, args.e2e, args.threshold)
             results["end_to_end"]["seconds"] = round(time.perf_counter() - t, 1)
             e = results["end_to_end"]
-            print(f"  success without the demonstration {e['success_without']:.2f}, with it "
-                  f"{e['success_with']:.2f} ({e['tasks']} tasks, {e['phone']})", flush=True)
+            print(
+                f"  success without the demonstration {e['success_without']:.2f}, with it "
+                f"{e['success_with']:.2f} ({e['tasks']} tasks, {e['phone']})",
+                flush=True,
+            )
     results["seconds"] = round(time.perf_counter() - started, 1)
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / "pbd.json"

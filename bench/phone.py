@@ -24,7 +24,7 @@ SIZES = [(1080, 2400), (1080, 1920), (720, 1600), (1200, 2000)]
 def render_seconds(phone: VirtualPhone, repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
-        phone.restore(phone.snapshot())      # forces a fresh render
+        phone.restore(phone.snapshot())  # forces a fresh render
         t0 = time.perf_counter()
         phone.frame()
         times.append(time.perf_counter() - t0)
@@ -46,8 +46,7 @@ def main() -> int:
                 phone.open_page(app.package, page)
             except ConfigError:
                 continue
-            per_page[f"{app.label}/{page}"] = statistics.median(
-                render_seconds(phone, args.repeats))
+            per_page[f"{app.label}/{page}"] = statistics.median(render_seconds(phone, args.repeats))
     by_size = {}
     for w, h in SIZES:
         sized = VirtualPhone(size=(w, h))

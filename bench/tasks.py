@@ -95,9 +95,13 @@ def step_words(step: Step) -> str:
     target = acted_on(step)
     if target is not None:
         label = target.label
-    if a.kind is ActionKind.TAP and a.point is not None and target is not None \
-            and target.kind is ElementKind.SEEK_BAR:
-        return f"drag the '{label}' slider"        # a tap on the track sets the level
+    if (
+        a.kind is ActionKind.TAP
+        and a.point is not None
+        and target is not None
+        and target.kind is ElementKind.SEEK_BAR
+    ):
+        return f"drag the '{label}' slider"  # a tap on the track sets the level
     if a.kind is ActionKind.TAP:
         return f"tap '{label}'"
     if a.kind is ActionKind.TYPE:
@@ -120,8 +124,9 @@ def matches(executed: str, wanted: str) -> bool:
         return False
     a, b = norm(got[0]), norm(quoted[0])
     # a switch's label may carry its state or summary as read ("Wi-Fi Off")
-    return a == b or (len(b) >= 3 and a.startswith(b + " ")) or (len(a) >= 3
-                                                                and b.startswith(a + " "))
+    return (
+        a == b or (len(b) >= 3 and a.startswith(b + " ")) or (len(a) >= 3 and b.startswith(a + " "))
+    )
 
 
 def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:
@@ -135,8 +140,7 @@ def correct_prefix(executed: Sequence[str], solution: Sequence[str]) -> int:
 
 #: What the benchmark pins whatever the user's configuration says; the LLM endpoint of
 #: ``--planner llm`` (and its timeout, deadline and retries) come from the configuration.
-PINNED = {"embed.model": "all-MiniLM-L6-v2", "planner.max_steps": 20,
-          "vision.ocr_threshold": 0.90}
+PINNED = {"embed.model": "all-MiniLM-L6-v2", "planner.max_steps": 20, "vision.ocr_threshold": 0.90}
 
 
 def bench_config(planner_kind: str = "heuristic") -> Config:
@@ -157,8 +161,11 @@ def planner_for(kind: str, task: Task) -> Planner:
 def find_label(screen: str, label: str) -> int | None:
     """The id of the element whose quoted text is ``label`` (exactly, else as a prefix)."""
     want = norm(label)
-    lines = [(int(m.group(1)), [norm(q) for q in re.findall(r"'([^']*)'", line)])
-             for line in screen.splitlines() if (m := re.match(r"\s*\[(\d+)\] ", line))]
+    lines = [
+        (int(m.group(1)), [norm(q) for q in re.findall(r"'([^']*)'", line)])
+        for line in screen.splitlines()
+        if (m := re.match(r"\s*\[(\d+)\] ", line))
+    ]
     for eid, texts in lines:
         if want in texts:
             return eid
@@ -174,7 +181,7 @@ def _solution_answer(task: Task) -> Any:
 
     def answer(messages: Sequence[dict[str, Any]]) -> str:
         text = str(messages[-1]["content"])
-        screen = text[text.rfind("<screen>"):text.rfind("</screen>")]
+        screen = text[text.rfind("<screen>") : text.rfind("</screen>")]
         if len(done) >= len(task.solution):
             return json.dumps({"action": "stop", "done": True, "reason": "solution done"})
         want = task.solution[len(done)]
@@ -183,11 +190,16 @@ def _solution_answer(task: Task) -> Any:
         verb = want.split()[0].lower()
         if verb == "type" and quoted:
             field = find_label(screen, quoted[1]) if len(quoted) > 1 else None
-            return json.dumps({"action": "type", "text": quoted[0], "reason": want,
-                               **({"element": field} if field is not None else {})})
+            return json.dumps(
+                {
+                    "action": "type",
+                    "text": quoted[0],
+                    "reason": want,
+                    **({"element": field} if field is not None else {}),
+                }
+            )
         if verb == "scroll":
-            return json.dumps({"action": "scroll", "direction": want.split()[-1],
-                               "reason": want})
+            return json.dumps({"action": "scroll", "direction": want.split()[-1], "reason": want})
         if verb in ("back", "press"):
             return json.dumps({"action": "back", "reason": want})
         eid = find_label(screen, quoted[0]) if quoted else None
@@ -227,26 +239,41 @@ def load_wordings(name: str) -> dict[str, list[str]]:
     return {str(k): [str(w) for w in v] for k, v in tasks.items()}
 
 
-def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
-             describer: str = "vision", paraphrase: int = 0,
-             command: str = "", run_id: str = "") -> TaskResult:
+def run_task(
+    task: Task,
+    planner_kind: str,
+    out: Path,
+    long_pages: bool = False,
+    describer: str = "vision",
+    paraphrase: int = 0,
+    command: str = "",
+    run_id: str = "",
+) -> TaskResult:
     """One run of ``task`` (its command, its ``paraphrase``-th paraphrase, 1-based, or
     the given ``command``); ``run_id`` names its run folder (the task's id)."""
     run_id = run_id or task.id
-    shutil.rmtree(out / run_id, ignore_errors=True)     # no screenshots of an older run
+    shutil.rmtree(out / run_id, ignore_errors=True)  # no screenshots of an older run
     phone = VirtualPhone()
     task.setup(phone)
     start = time.perf_counter()
     outcome = "error"
     steps: list[Step] = []
     with serve_phone(phone) as serial:
-        agent = Agent(AdbDevice(serial), describer_for(describer, phone),
-                      planner_for(planner_kind, task),
-                      options=RunOptions(out=out / run_id, max_steps=20, settle_timeout=2.0,
-                                         settle_interval=0.05, long_pages=long_pages),
-                      safety=KeywordSafety(), handover=None)
-        command = command or (task.paraphrases[paraphrase - 1] if paraphrase
-                              else task.command)
+        agent = Agent(
+            AdbDevice(serial),
+            describer_for(describer, phone),
+            planner_for(planner_kind, task),
+            options=RunOptions(
+                out=out / run_id,
+                max_steps=20,
+                settle_timeout=2.0,
+                settle_interval=0.05,
+                long_pages=long_pages,
+            ),
+            safety=KeywordSafety(),
+            handover=None,
+        )
+        command = command or (task.paraphrases[paraphrase - 1] if paraphrase else task.command)
         try:
             traj = agent.run(command)
             outcome, steps = traj.outcome.value, list(traj.steps)
@@ -257,8 +284,16 @@ def run_task(task: Task, planner_kind: str, out: Path, long_pages: bool = False,
     acted = [s for s in steps if s.action.kind is not ActionKind.STOP]
     words = [step_words(s) for s in acted]
     correct = correct_prefix(words, task.solution) if task.solution else 0
-    return TaskResult(run_id, task.check(phone), len(acted), correct, task.min_steps,
-                      outcome, time.perf_counter() - start, command)
+    return TaskResult(
+        run_id,
+        task.check(phone),
+        len(acted),
+        correct,
+        task.min_steps,
+        outcome,
+        time.perf_counter() - start,
+        command,
+    )
 
 
 def summarise(results: list[TaskResult]) -> dict[str, float]:
@@ -268,8 +303,8 @@ def summarise(results: list[TaskResult]) -> dict[str, float]:
         "success_rate": sum(r.success for r in results) / n,
         "step_accuracy": statistics.mean(r.accuracy for r in results),
         "step_redundancy": statistics.mean(r.redundancy for r in results),
-        "non_redundant_completion": sum(r.success and r.executed == r.min_steps
-                                        for r in results) / n,
+        "non_redundant_completion": sum(r.success and r.executed == r.min_steps for r in results)
+        / n,
         "seconds_per_task": statistics.mean(r.seconds for r in results),
         "false_done": sum(r.false_done for r in results),
     }
@@ -277,41 +312,72 @@ def summarise(results: list[TaskResult]) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Run the agent on the task suite.")
-    parser.add_argument("--planner", choices=("heuristic", "scripted", "llm"),
-                        default="heuristic")
+    parser.add_argument("--planner", choices=("heuristic", "scripted", "llm"), default="heuristic")
     parser.add_argument("--limit", type=int, default=0, help="Only the first N tasks.")
     parser.add_argument("--app", default="", help="Only tasks of this app (package part).")
-    parser.add_argument("--task", default="",
-                        help="Only these tasks (comma-separated ids, e.g. clock_alarm_645am).")
-    parser.add_argument("--long-pages", choices=("off", "on", "both"), default="off",
-                        nargs="?", const="on",
-                        help="Capture scrolling pages whole before planning; 'both' runs "
-                             "every task both ways, one after the other, and compares.")
-    parser.add_argument("--describer", choices=("vision", "truth"), default="vision",
-                        help="vision (default: the product's pipeline on screenshots) or "
-                             "truth (the simulator's own screens: planning alone).")
-    parser.add_argument("--paraphrase", type=int, default=0, metavar="K",
-                        help="Run each task's K-th paraphrase (1-3) instead of its command: "
-                             "wordings the offline planner was not tuned on.")
-    parser.add_argument("--wordings", default="", metavar="NAME",
-                        help="Run every wording of bench/wordings/NAME.json for each task "
-                             "(e.g. fresh: held-out wordings) instead of its command.")
-    parser.add_argument("--shuffle", type=int, default=None, metavar="SEED",
-                        help="Run in a shuffled order (the same SEED, the same order): a run "
-                             "cut short is still a sample of every app.")
-    parser.add_argument("--tag", default="",
-                        help="Added to the result names (e.g. base for today's planner).")
-    parser.add_argument("--include-sensitive", action="store_true",
-                        help="Also run tasks that need a handover (they end in safety_stop).")
+    parser.add_argument(
+        "--task", default="", help="Only these tasks (comma-separated ids, e.g. clock_alarm_645am)."
+    )
+    parser.add_argument(
+        "--long-pages",
+        choices=("off", "on", "both"),
+        default="off",
+        nargs="?",
+        const="on",
+        help="Capture scrolling pages whole before planning; 'both' runs "
+        "every task both ways, one after the other, and compares.",
+    )
+    parser.add_argument(
+        "--describer",
+        choices=("vision", "truth"),
+        default="vision",
+        help="vision (default: the product's pipeline on screenshots) or "
+        "truth (the simulator's own screens: planning alone).",
+    )
+    parser.add_argument(
+        "--paraphrase",
+        type=int,
+        default=0,
+        metavar="K",
+        help="Run each task's K-th paraphrase (1-3) instead of its command: "
+        "wordings the offline planner was not tuned on.",
+    )
+    parser.add_argument(
+        "--wordings",
+        default="",
+        metavar="NAME",
+        help="Run every wording of bench/wordings/NAME.json for each task "
+        "(e.g. fresh: held-out wordings) instead of its command.",
+    )
+    parser.add_argument(
+        "--shuffle",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="Run in a shuffled order (the same SEED, the same order): a run "
+        "cut short is still a sample of every app.",
+    )
+    parser.add_argument(
+        "--tag", default="", help="Added to the result names (e.g. base for today's planner)."
+    )
+    parser.add_argument(
+        "--include-sensitive",
+        action="store_true",
+        help="Also run tasks that need a handover (they end in safety_stop).",
+    )
     args = parser.parse_args()
     if args.paraphrase < 0:
         parser.error("--paraphrase counts from 1")
     if args.paraphrase and args.wordings:
         parser.error("--paraphrase and --wordings are two different wordings: pick one")
     wordings = load_wordings(args.wordings) if args.wordings else {}
-    tasks = [t for t in all_tasks() if args.app in t.app
-             and (args.include_sensitive or not t.sensitive)
-             and len(t.paraphrases) >= args.paraphrase]
+    tasks = [
+        t
+        for t in all_tasks()
+        if args.app in t.app
+        and (args.include_sensitive or not t.sensitive)
+        and len(t.paraphrases) >= args.paraphrase
+    ]
     if args.task:
         wanted = {t.strip() for t in args.task.split(",") if t.strip()}
         unknown = wanted - {t.id for t in all_tasks()}
@@ -321,11 +387,16 @@ def main() -> int:
     if args.limit:
         tasks = tasks[: args.limit]
     if not tasks:
-        parser.error("no task matches (--app, --task, --paraphrase: tasks have at most 3 "
-                     "paraphrases; `screenpilot tasks` lists them)")
-    sel = ("-sel" if args.task or args.app or args.limit else "") + (
-        f"-para{args.paraphrase}" if args.paraphrase else "") + (
-        f"-{args.wordings}" if args.wordings else "") + (f"-{args.tag}" if args.tag else "")
+        parser.error(
+            "no task matches (--app, --task, --paraphrase: tasks have at most 3 "
+            "paraphrases; `screenpilot tasks` lists them)"
+        )
+    sel = (
+        ("-sel" if args.task or args.app or args.limit else "")
+        + (f"-para{args.paraphrase}" if args.paraphrase else "")
+        + (f"-{args.wordings}" if args.wordings else "")
+        + (f"-{args.tag}" if args.tag else "")
+    )
     import screenpilot
 
     print(f"planner code: {Path(screenpilot.__file__).resolve().parent.parent}", flush=True)
@@ -335,8 +406,9 @@ def main() -> int:
     runs: list[tuple[Task, str, str]] = []
     for task in tasks:
         if wordings:
-            runs.extend((task, w, f"{task.id}#{k}")
-                        for k, w in enumerate(wordings.get(task.id, []), 1))
+            runs.extend(
+                (task, w, f"{task.id}#{k}") for k, w in enumerate(wordings.get(task.id, []), 1)
+            )
         else:
             runs.append((task, "", task.id))
     if args.shuffle is not None:
@@ -346,20 +418,34 @@ def main() -> int:
     for task, command, run_id in runs:
         for long_pages in modes:
             name = args.planner + ("-long" if long_pages else "") + truth + sel
-            r = run_task(task, args.planner, RESULTS / f"runs-{name}", long_pages,
-                         args.describer, args.paraphrase, command, run_id)
+            r = run_task(
+                task,
+                args.planner,
+                RESULTS / f"runs-{name}",
+                long_pages,
+                args.describer,
+                args.paraphrase,
+                command,
+                run_id,
+            )
             results[long_pages].append(r)
-            print(f"{'ok ' if r.success else 'NO '} {run_id:40s}{' long' if long_pages else ''}"
-                  f" {r.executed:2d}/{r.min_steps} steps  acc {r.accuracy:.2f}  "
-                  f"{r.outcome:12s} {r.seconds:5.1f}s"
-                  f"{'  FALSE DONE' if r.false_done else ''}", flush=True)
+            print(
+                f"{'ok ' if r.success else 'NO '} {run_id:40s}{' long' if long_pages else ''}"
+                f" {r.executed:2d}/{r.min_steps} steps  acc {r.accuracy:.2f}  "
+                f"{r.outcome:12s} {r.seconds:5.1f}s"
+                f"{'  FALSE DONE' if r.false_done else ''}",
+                flush=True,
+            )
     RESULTS.mkdir(parents=True, exist_ok=True)
     summaries = {m: summarise(rs) for m, rs in results.items()}
     for long_pages, summary in summaries.items():
         name = args.planner + ("-long" if long_pages else "") + truth + sel
         path = RESULTS / f"tasks-{name}.json"
-        path.write_text(json.dumps({"summary": summary, "tasks": [
-            r.__dict__ for r in results[long_pages]]}, indent=1))
+        path.write_text(
+            json.dumps(
+                {"summary": summary, "tasks": [r.__dict__ for r in results[long_pages]]}, indent=1
+            )
+        )
         print(f"-- long pages {'on' if long_pages else 'off'}")
         for key, value in summary.items():
             print(f"{key:26s} {value:.3f}" if isinstance(value, float) else f"{key:26s} {value}")
@@ -367,11 +453,16 @@ def main() -> int:
     if len(modes) == 2:
         off, on = summaries[False], summaries[True]
         steps = {m: statistics.mean(r.executed for r in rs) for m, rs in results.items()}
-        compare = {"success_off": off["success_rate"], "success_on": on["success_rate"],
-                   "steps_off": steps[False], "steps_on": steps[True],
-                   "seconds_off": off["seconds_per_task"], "seconds_on": on["seconds_per_task"],
-                   "seconds_ratio_on_off": on["seconds_per_task"] / off["seconds_per_task"],
-                   "steps_ratio_on_off": steps[True] / max(steps[False], 1e-9)}
+        compare = {
+            "success_off": off["success_rate"],
+            "success_on": on["success_rate"],
+            "steps_off": steps[False],
+            "steps_on": steps[True],
+            "seconds_off": off["seconds_per_task"],
+            "seconds_on": on["seconds_per_task"],
+            "seconds_ratio_on_off": on["seconds_per_task"] / off["seconds_per_task"],
+            "steps_ratio_on_off": steps[True] / max(steps[False], 1e-9),
+        }
         path = RESULTS / f"tasks-{args.planner}{truth}{sel}-long-pages.json"
         path.write_text(json.dumps(compare, indent=1))
         print("-- long pages on vs off, side by side")

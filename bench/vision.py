@@ -37,8 +37,9 @@ def phone_screen() -> np.ndarray:
 
     from screenpilot.vision.image import load_image
 
-    return np.ascontiguousarray(cv2.resize(load_image(SCREEN), (1080, 2400),
-                                           interpolation=cv2.INTER_LINEAR))
+    return np.ascontiguousarray(
+        cv2.resize(load_image(SCREEN), (1080, 2400), interpolation=cv2.INTER_LINEAR)
+    )
 
 
 def cold() -> None:
@@ -62,9 +63,14 @@ def speed(runs: int) -> dict[str, Any]:
         cold()
         full.append(analyse(image).seconds)
     p50_ocr, p50_full = statistics.median(ocr), statistics.median(full)
-    return {"image": "1080x2400", "runs": runs, "ocr_p50_s": round(p50_ocr, 3),
-            "describe_p50_s": round(p50_full, 3), "ratio": round(p50_full / p50_ocr, 3),
-            "stages": analyse(image).timings}
+    return {
+        "image": "1080x2400",
+        "runs": runs,
+        "ocr_p50_s": round(p50_ocr, 3),
+        "describe_p50_s": round(p50_full, 3),
+        "ratio": round(p50_full / p50_ocr, 3),
+        "stages": analyse(image).timings,
+    }
 
 
 def incremental(runs: int) -> dict[str, Any]:
@@ -91,10 +97,12 @@ def incremental(runs: int) -> dict[str, Any]:
 
     times, inc = redescribe(first, second)
     toggle, sim = redescribe(*switch_toggle())
-    return {"incremental_p50_s": round(statistics.median(times), 3),
-            "changed_rows": sum(b - t for t, b in inc.last_bands),
-            "switch_toggle_p50_s": round(statistics.median(toggle), 3),
-            "switch_toggle_changed_rows": sum(b - t for t, b in sim.last_bands)}
+    return {
+        "incremental_p50_s": round(statistics.median(times), 3),
+        "changed_rows": sum(b - t for t, b in inc.last_bands),
+        "switch_toggle_p50_s": round(statistics.median(toggle), 3),
+        "switch_toggle_changed_rows": sum(b - t for t, b in sim.last_bands),
+    }
 
 
 def switch_toggle() -> tuple[np.ndarray, np.ndarray]:
@@ -144,8 +152,11 @@ def threshold_tradeoff() -> dict[str, Any]:
             hit += len(texts & truth)
             found += len(truth & texts)
             total += len(truth)
-        out[str(th)] = {"lines": kept, "precision": round(hit / max(kept, 1), 3),
-                        "recall": round(found / max(total, 1), 3)}
+        out[str(th)] = {
+            "lines": kept,
+            "precision": round(hit / max(kept, 1), 3),
+            "recall": round(found / max(total, 1), 3),
+        }
     return out
 
 

@@ -118,11 +118,19 @@ def kind_class(kind: ElementKind) -> ElementKind:
     return ElementKind.IMAGE if kind is ElementKind.ICON else kind
 
 
-def greedy_match(truth: Sequence[Box], pred: Sequence[Box],
-                 min_iou: float = MATCH_IOU) -> dict[int, int]:
+def greedy_match(
+    truth: Sequence[Box], pred: Sequence[Box], min_iou: float = MATCH_IOU
+) -> dict[int, int]:
     """One-to-one matching, best IoU first: truth index -> predicted index."""
-    pairs = sorted(((t.iou(p), i, j) for i, t in enumerate(truth) for j, p in enumerate(pred)
-                    if t.intersection(p) > 0), reverse=True)
+    pairs = sorted(
+        (
+            (t.iou(p), i, j)
+            for i, t in enumerate(truth)
+            for j, p in enumerate(pred)
+            if t.intersection(p) > 0
+        ),
+        reverse=True,
+    )
     out: dict[int, int] = {}
     used: set[int] = set()
     for iou, i, j in pairs:
@@ -166,8 +174,12 @@ class OcrTally:
         self.chars += len(t)
 
     def summary(self) -> dict[str, Any]:
-        return {"texts": self.texts, "exact": ratio(self.exact, self.texts),
-                "found": ratio(self.found, self.texts), "cer": ratio(self.dist, self.chars)}
+        return {
+            "texts": self.texts,
+            "exact": ratio(self.exact, self.texts),
+            "found": ratio(self.found, self.texts),
+            "cer": ratio(self.dist, self.chars),
+        }
 
 
 @dataclass(slots=True)
@@ -207,7 +219,8 @@ class Tally:
 
     def _elements(self, truth: Screen, pred: Screen) -> None:
         by_kind: dict[ElementKind, tuple[list[Element], list[Element]]] = defaultdict(
-            lambda: ([], []))
+            lambda: ([], [])
+        )
         for e in truth.elements:
             by_kind[kind_class(e.kind)][0].append(e)
         for e in pred.elements:
@@ -218,8 +231,9 @@ class Tally:
             self.pred[kind.value] += len(ps)
             self.hit_truth[kind.value] += len(matched)
             self.hit_pred[kind.value] += len(matched)
-        self.any_kind_hits += len(greedy_match([t.box for t in truth.elements],
-                                               [p.box for p in pred.elements]))
+        self.any_kind_hits += len(
+            greedy_match([t.box for t in truth.elements], [p.box for p in pred.elements])
+        )
 
     def _widgets(self, truth: Screen, pred: Screen) -> None:
         for t in truth.elements:
@@ -238,10 +252,12 @@ class Tally:
             if best is None:
                 continue
             self.widgets_found += 1
-            self.widgets_exact += (norm(best.text) == norm(t.text)
-                                   and norm(best.caption) == norm(t.caption))
-            self.widgets_carry += (norm(t.text) in norm(best.text)
-                                   and norm(t.caption) in norm(best.caption))
+            self.widgets_exact += norm(best.text) == norm(t.text) and norm(best.caption) == norm(
+                t.caption
+            )
+            self.widgets_carry += norm(t.text) in norm(best.text) and norm(t.caption) in norm(
+                best.caption
+            )
 
     def _blocks(self, truth: Screen, pred: Screen) -> None:
         for b in truth.blocks:
@@ -256,8 +272,11 @@ class Tally:
             if bar.kind is not BlockKind.TAB_BAR or bar.active_element is None:
                 continue
             active = truth.elements[bar.active_element]
-            tabs = [e for e in truth.elements if e.block_id == bar.id
-                    and e.kind is active.kind and _same_row(e.box, active.box)]
+            tabs = [
+                e
+                for e in truth.elements
+                if e.block_id == bar.id and e.kind is active.kind and _same_row(e.box, active.box)
+            ]
             chosen = [p for p in pred.elements if p.selected and bar.box.contains(*p.box.center)]
             if not chosen:
                 self.tabs["none"] += 1
@@ -271,29 +290,49 @@ class Tally:
         total_truth, total_pred = sum(self.truth.values()), sum(self.pred.values())
         tabs = sum(self.tabs.values())
         return {
-            "elements": {k: {"truth": self.truth[k], "pred": self.pred[k],
-                             "recall": ratio(self.hit_truth[k], self.truth[k]),
-                             "precision": ratio(self.hit_pred[k], self.pred[k])}
-                         for k in kinds},
-            "elements_all": {"truth": total_truth, "pred": total_pred,
-                             "recall": ratio(sum(self.hit_truth.values()), total_truth),
-                             "precision": ratio(sum(self.hit_pred.values()), total_pred),
-                             "recall_any_kind": ratio(self.any_kind_hits, total_truth)},
+            "elements": {
+                k: {
+                    "truth": self.truth[k],
+                    "pred": self.pred[k],
+                    "recall": ratio(self.hit_truth[k], self.truth[k]),
+                    "precision": ratio(self.hit_pred[k], self.pred[k]),
+                }
+                for k in kinds
+            },
+            "elements_all": {
+                "truth": total_truth,
+                "pred": total_pred,
+                "recall": ratio(sum(self.hit_truth.values()), total_truth),
+                "precision": ratio(sum(self.hit_pred.values()), total_pred),
+                "recall_any_kind": ratio(self.any_kind_hits, total_truth),
+            },
             "ocr": self.ocr.summary(),
             "text_elements": self.text_only.summary(),
-            "text_widget_matching": {"widgets": self.widgets,
-                                     "found": ratio(self.widgets_found, self.widgets),
-                                     "accuracy": ratio(self.widgets_carry, self.widgets),
-                                     "exact": ratio(self.widgets_exact, self.widgets),
-                                     "accuracy_when_found": ratio(self.widgets_carry,
-                                                                  self.widgets_found)},
-            "checked": {"widgets": self.checked,
-                        "accuracy": ratio(self.checked_right, self.checked)},
-            "blocks": {k: {"truth": n, "mean_iou": ratio(self.block_iou[k], n),
-                           "iou>=0.5": ratio(self.block_hits[k], n)}
-                       for k, n in sorted(self.blocks.items())},
-            "active_tab": {"pages": tabs, "accuracy": ratio(self.tabs["right"], tabs),
-                           "wrong": self.tabs["wrong"], "none": self.tabs["none"]},
+            "text_widget_matching": {
+                "widgets": self.widgets,
+                "found": ratio(self.widgets_found, self.widgets),
+                "accuracy": ratio(self.widgets_carry, self.widgets),
+                "exact": ratio(self.widgets_exact, self.widgets),
+                "accuracy_when_found": ratio(self.widgets_carry, self.widgets_found),
+            },
+            "checked": {
+                "widgets": self.checked,
+                "accuracy": ratio(self.checked_right, self.checked),
+            },
+            "blocks": {
+                k: {
+                    "truth": n,
+                    "mean_iou": ratio(self.block_iou[k], n),
+                    "iou>=0.5": ratio(self.block_hits[k], n),
+                }
+                for k, n in sorted(self.blocks.items())
+            },
+            "active_tab": {
+                "pages": tabs,
+                "accuracy": ratio(self.tabs["right"], tabs),
+                "wrong": self.tabs["wrong"],
+                "none": self.tabs["none"],
+            },
         }
 
 
@@ -318,28 +357,40 @@ class Variant:
         return f"{self.width}x{self.height}-{self.theme}-{self.locale}"
 
 
-DEFAULT_VARIANTS = (Variant(1080, 2400, "light", "en"), Variant(1080, 2400, "dark", "zh"),
-                    Variant(720, 1600, "dark", "en"), Variant(1080, 1920, "light", "zh"))
-ALL_VARIANTS = tuple(Variant(w, h, t, loc) for w, h in ((1080, 2400), (720, 1600), (1080, 1920))
-                     for t in ("light", "dark") for loc in ("en", "zh"))
+DEFAULT_VARIANTS = (
+    Variant(1080, 2400, "light", "en"),
+    Variant(1080, 2400, "dark", "zh"),
+    Variant(720, 1600, "dark", "en"),
+    Variant(1080, 1920, "light", "zh"),
+)
+ALL_VARIANTS = tuple(
+    Variant(w, h, t, loc)
+    for w, h in ((1080, 2400), (720, 1600), (1080, 1920))
+    for t in ("light", "dark")
+    for loc in ("en", "zh")
+)
 
 
 def oracle_widgets(truth: Screen) -> tuple[Element, ...]:
     """The truth's widgets as a perfect detector reports them (no text, no state)."""
-    return tuple(Element(0, e.kind, e.box) for e in truth.elements
-                 if e.kind is not ElementKind.TEXT)
+    return tuple(
+        Element(0, e.kind, e.box) for e in truth.elements if e.kind is not ElementKind.TEXT
+    )
 
 
-def simulator_screens(variants: Sequence[Variant],
-                      max_pages: int | None) -> Iterator[tuple[str, Variant, RGB, Screen]]:
+def simulator_screens(
+    variants: Sequence[Variant], max_pages: int | None
+) -> Iterator[tuple[str, Variant, RGB, Screen]]:
     """(page name, variant, pixels, truth) for every page of every app in every variant."""
     from screenpilot.errors import ScreenpilotError
     from screenpilot.simulator.phone import VirtualPhone
 
     for variant in variants:
-        phone = VirtualPhone(size=(variant.width, variant.height),
-                             theme=variant.theme,  # type: ignore[arg-type]
-                             locale=variant.locale)
+        phone = VirtualPhone(
+            size=(variant.width, variant.height),
+            theme=variant.theme,  # type: ignore[arg-type]
+            locale=variant.locale,
+        )
         pages = [(app.package, app.label, page) for app in phone.installed() for page in app.pages]
         for package, label, page in pages[:max_pages]:
             phone.reset()
@@ -368,21 +419,26 @@ def run_simulator(variants: Sequence[Variant], max_pages: int | None) -> dict[st
         for th in THRESHOLDS:
             lines = tuple(t for t in raw.lines if t.score >= th)
             for det, widgets in (("shipped", raw.widgets), ("oracle", oracle_widgets(truth))):
-                pred = assemble(pixels, Observations(lines, widgets), STAGES, icons=None,
-                                reports={})
+                pred = assemble(
+                    pixels, Observations(lines, widgets), STAGES, icons=None, reports={}
+                )
                 tallies[(th, det)].add(truth, pred, lines)
                 if th == DEFAULT_THRESHOLD and det == "shipped":
                     per_app[name.split("/")[0]].add(truth, pred, lines)
         for e in truth.elements:
             if e.text and e.kind not in BARS:
                 per_variant[variant.name].add(
-                    e.text, lines_in(e.box, [t for t in raw.lines if t.score >= DEFAULT_THRESHOLD]))
+                    e.text, lines_in(e.box, [t for t in raw.lines if t.score >= DEFAULT_THRESHOLD])
+                )
         print(f"  {screens:4d} {variant.name:24s} {name:32s} {seconds[-1]:.2f}s", file=sys.stderr)
     return {
-        "screens": screens, "variants": [v.name for v in variants],
+        "screens": screens,
+        "variants": [v.name for v in variants],
         "observe_p50_s": round(statistics.median(seconds), 3) if seconds else None,
-        "by_threshold": {str(th): {det: tallies[(th, det)].summary()
-                                   for det in ("shipped", "oracle")} for th in THRESHOLDS},
+        "by_threshold": {
+            str(th): {det: tallies[(th, det)].summary() for det in ("shipped", "oracle")}
+            for th in THRESHOLDS
+        },
         "ocr_by_variant": {k: v.summary() for k, v in sorted(per_variant.items())},
         "ocr_by_app": {k: v.ocr.summary() for k, v in sorted(per_app.items())},
     }
@@ -435,8 +491,10 @@ def droidbot_truth(state: Mapping[str, Any], width: int, height: int) -> list[Tr
         full = convert._area(node.box)
         if full <= 0 or min(clipped[2] - clipped[0], clipped[3] - clipped[1]) < filters.min_side:
             continue
-        if convert._area(clipped) < filters.min_visible * full \
-                or convert._area(clipped) > 0.5 * width * height:
+        if (
+            convert._area(clipped) < filters.min_visible * full
+            or convert._area(clipped) > 0.5 * width * height
+        ):
             continue
         if convert._occluded(nodes, node.index, clipped, convert._lineage(nodes, node.index)):
             continue
@@ -445,8 +503,7 @@ def droidbot_truth(state: Mapping[str, Any], width: int, height: int) -> list[Tr
 
 
 def _found(view: Box, pred: Iterable[Element]) -> bool:
-    return any(p.box.iou(view) >= 0.3 or view.intersection(p.box) >= 0.9 * p.box.area
-               for p in pred)
+    return any(p.box.iou(view) >= 0.3 or view.intersection(p.box) >= 0.9 * p.box.area for p in pred)
 
 
 def run_droidbot(root: Path) -> dict[str, Any]:
@@ -473,10 +530,13 @@ def run_droidbot(root: Path) -> dict[str, Any]:
                     ocr[th].add(v.text, lines_in(v.box, [t for t in raw.lines if t.score >= th]))
                 by_group[shot.parent.name].add(v.text, lines_in(v.box, lines))
         print(f"  {screens:4d} {shot.parent.name}/{shot.name}", file=sys.stderr)
-    return {"screens": screens, "clickable": clickable,
-            "clickable_recall": ratio(hits, clickable),
-            "ocr_by_threshold": {str(th): ocr[th].summary() for th in OCR_THRESHOLDS},
-            "ocr_by_source": {k: v.summary() for k, v in sorted(by_group.items())}}
+    return {
+        "screens": screens,
+        "clickable": clickable,
+        "clickable_recall": ratio(hits, clickable),
+        "ocr_by_threshold": {str(th): ocr[th].summary() for th in OCR_THRESHOLDS},
+        "ocr_by_source": {k: v.summary() for k, v in sorted(by_group.items())},
+    }
 
 
 # --------------------------------------------------------------------------- real screens
@@ -521,12 +581,17 @@ def run_real(root: Path, overlays: Path | None) -> dict[str, Any]:
             overlays.mkdir(parents=True, exist_ok=True)
             overlay.save(path, desc.screen, overlays / f"{path.parent.name}-{path.stem}.png")
         print(f"  {i:4d} {path.relative_to(root)} {desc.seconds:.2f}s", file=sys.stderr)
-    return {"screens": len(images), "described": len(seconds), "errors": len(errors),
-            "error_messages": errors[:10],
-            "describe_p50_s": round(statistics.median(seconds), 3) if seconds else None,
-            "describe_p90_s": round(sorted(seconds)[int(0.9 * (len(seconds) - 1))], 3)
-            if seconds else None,
-            "elements_p50": statistics.median(elements) if elements else None}
+    return {
+        "screens": len(images),
+        "described": len(seconds),
+        "errors": len(errors),
+        "error_messages": errors[:10],
+        "describe_p50_s": round(statistics.median(seconds), 3) if seconds else None,
+        "describe_p90_s": round(sorted(seconds)[int(0.9 * (len(seconds) - 1))], 3)
+        if seconds
+        else None,
+        "elements_p50": statistics.median(elements) if elements else None,
+    }
 
 
 # --------------------------------------------------------------------------- report
@@ -536,10 +601,13 @@ def models() -> dict[str, Any]:
     """Which models were shipped (and what the pipeline says about them)."""
     det, det_note = default_detector()
     icons, icons_note = default_icons()
-    return {"detector.onnx": (MODELS_DIR / "detector.onnx").is_file(),
-            "icons.onnx": (MODELS_DIR / "icons.onnx").is_file(),
-            "detector_used": det is not None, "icons_used": icons is not None,
-            "notes": [n for n in (det_note, icons_note) if n]}
+    return {
+        "detector.onnx": (MODELS_DIR / "detector.onnx").is_file(),
+        "icons.onnx": (MODELS_DIR / "icons.onnx").is_file(),
+        "detector_used": det is not None,
+        "icons_used": icons is not None,
+        "notes": [n for n in (det_note, icons_note) if n],
+    }
 
 
 def _fmt(value: Any) -> str:
@@ -552,9 +620,11 @@ def table(result: Mapping[str, Any]) -> str:
     sim = result.get("simulator")
     if sim:
         rows.append(f"simulator: {sim['screens']} screens ({', '.join(sim['variants'])})")
-        rows.append(f"{'threshold/detector':22s} {'recall':>7s} {'prec':>7s} {'anykind':>7s} "
-                    f"{'ocr-ex':>7s} {'cer':>7s} {'text-ex':>7s} {'tw-acc':>7s} {'checked':>7s} "
-                    f"{'tab':>7s}")
+        rows.append(
+            f"{'threshold/detector':22s} {'recall':>7s} {'prec':>7s} {'anykind':>7s} "
+            f"{'ocr-ex':>7s} {'cer':>7s} {'text-ex':>7s} {'tw-acc':>7s} {'checked':>7s} "
+            f"{'tab':>7s}"
+        )
         for th, by_det in sim["by_threshold"].items():
             for det, s in by_det.items():
                 rows.append(
@@ -564,28 +634,47 @@ def table(result: Mapping[str, Any]) -> str:
                     f"{_fmt(s['ocr']['exact']):>7s} {_fmt(s['ocr']['cer']):>7s} "
                     f"{_fmt(s['text_elements']['exact']):>7s} "
                     f"{_fmt(s['text_widget_matching']['accuracy']):>7s} "
-                    f"{_fmt(s['checked']['accuracy']):>7s} {_fmt(s['active_tab']['accuracy']):>7s}")
+                    f"{_fmt(s['checked']['accuracy']):>7s} {_fmt(s['active_tab']['accuracy']):>7s}"
+                )
         main = sim["by_threshold"][str(DEFAULT_THRESHOLD)]["shipped"]
-        rows.append("elements by kind (default threshold, shipped models): " + ", ".join(
-            f"{k} {v['truth']}/{v['pred']} R{_fmt(v['recall'])} P{_fmt(v['precision'])}"
-            for k, v in main["elements"].items()))
-        rows.append("blocks (truth n, mean IoU, IoU>=0.5): " + ", ".join(
-            f"{k} {v['truth']} {_fmt(v['mean_iou'])} {_fmt(v['iou>=0.5'])}"
-            for k, v in main["blocks"].items()))
-        rows.append("OCR by variant (exact, cer): " + ", ".join(
-            f"{k} {_fmt(v['exact'])} {_fmt(v['cer'])}" for k, v in sim["ocr_by_variant"].items()))
+        rows.append(
+            "elements by kind (default threshold, shipped models): "
+            + ", ".join(
+                f"{k} {v['truth']}/{v['pred']} R{_fmt(v['recall'])} P{_fmt(v['precision'])}"
+                for k, v in main["elements"].items()
+            )
+        )
+        rows.append(
+            "blocks (truth n, mean IoU, IoU>=0.5): "
+            + ", ".join(
+                f"{k} {v['truth']} {_fmt(v['mean_iou'])} {_fmt(v['iou>=0.5'])}"
+                for k, v in main["blocks"].items()
+            )
+        )
+        rows.append(
+            "OCR by variant (exact, cer): "
+            + ", ".join(
+                f"{k} {_fmt(v['exact'])} {_fmt(v['cer'])}" for k, v in sim["ocr_by_variant"].items()
+            )
+        )
     db = result.get("droidbot")
     if db and "skipped" not in db:
-        rows.append(f"droidbot: {db['screens']} screens, clickable recall "
-                    f"{_fmt(db['clickable_recall'])} of {db['clickable']}; OCR by threshold "
-                    "(exact, found, cer): " + ", ".join(
-                        f"{k}: {_fmt(v['exact'])} {_fmt(v['found'])} {_fmt(v['cer'])}"
-                        for k, v in db["ocr_by_threshold"].items()))
+        rows.append(
+            f"droidbot: {db['screens']} screens, clickable recall "
+            f"{_fmt(db['clickable_recall'])} of {db['clickable']}; OCR by threshold "
+            "(exact, found, cer): "
+            + ", ".join(
+                f"{k}: {_fmt(v['exact'])} {_fmt(v['found'])} {_fmt(v['cer'])}"
+                for k, v in db["ocr_by_threshold"].items()
+            )
+        )
     real = result.get("real_screens")
     if real and "skipped" not in real:
-        rows.append(f"real screens: {real['described']}/{real['screens']} described, "
-                    f"{real['errors']} errors, describe p50 {_fmt(real['describe_p50_s'])} s, "
-                    f"p90 {_fmt(real['describe_p90_s'])} s")
+        rows.append(
+            f"real screens: {real['described']}/{real['screens']} described, "
+            f"{real['errors']} errors, describe p50 {_fmt(real['describe_p50_s'])} s, "
+            f"p90 {_fmt(real['describe_p90_s'])} s"
+        )
     return "\n".join(rows)
 
 
@@ -596,8 +685,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-simulator", action="store_true")
     parser.add_argument("--no-droidbot", action="store_true")
     parser.add_argument("--no-real", action="store_true")
-    parser.add_argument("--overlays", type=Path, default=None,
-                        help="write overlays of ten real screens here")
+    parser.add_argument(
+        "--overlays", type=Path, default=None, help="write overlays of ten real screens here"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     result: dict[str, Any] = {"models": models()}
@@ -606,11 +696,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         variants = DEFAULT_VARIANTS if args.variants == "default" else ALL_VARIANTS
         result["simulator"] = run_simulator(variants, args.pages)
     if not args.no_droidbot:
-        result["droidbot"] = run_droidbot(DROIDBOT) if DROIDBOT.is_dir() else \
-            {"skipped": f"{DROIDBOT} is absent"}
+        result["droidbot"] = (
+            run_droidbot(DROIDBOT) if DROIDBOT.is_dir() else {"skipped": f"{DROIDBOT} is absent"}
+        )
     if not args.no_real:
-        result["real_screens"] = run_real(REAL, args.overlays) if REAL.is_dir() else \
-            {"skipped": f"{REAL} is absent"}
+        result["real_screens"] = (
+            run_real(REAL, args.overlays) if REAL.is_dir() else {"skipped": f"{REAL} is absent"}
+        )
     result["seconds"] = round(time.perf_counter() - start, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -18,8 +18,10 @@ from screenpilot.errors import DataError
 def _package_dir(module: str) -> Path:
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise DataError(f"font package '{module}' is not installed",
-                        hint="run `make setup` (or pip install screenpilot's dependencies)")
+        raise DataError(
+            f"font package '{module}' is not installed",
+            hint="run `make setup` (or pip install screenpilot's dependencies)",
+        )
     return Path(next(iter(spec.submodule_search_locations)))
 
 

@@ -30,8 +30,10 @@ def yolo_config_dir() -> Path:
 
     from screenpilot.core import fonts
 
-    root = Path(os.environ.get("YOLO_CONFIG_DIR") or
-                Path(platformdirs.user_cache_dir("screenpilot")) / "ultralytics")
+    root = Path(
+        os.environ.get("YOLO_CONFIG_DIR")
+        or Path(platformdirs.user_cache_dir("screenpilot")) / "ultralytics"
+    )
     target = root / "Ultralytics"
     target.mkdir(parents=True, exist_ok=True)
     for name in ("Arial.ttf", "Arial.Unicode.ttf"):

@@ -52,10 +52,19 @@ REAL_FILTERS = Filters(clickable_share=0.25, glyph_boxes=True)
 
 #: Packages every source shares: always train, never held out.
 SYSTEM_PREFIXES: tuple[str, ...] = (
-    "com.android.", "com.google.android.apps.nexuslauncher", "com.google.android.documentsui",
-    "com.google.android.permissioncontroller", "com.google.android.packageinstaller",
-    "com.google.android.gms", "com.teslacoilsw.launcher", "com.transsion.", "com.gallery20",
-    "com.sec.android.", "org.mozilla.firefox", "android", "unknown",
+    "com.android.",
+    "com.google.android.apps.nexuslauncher",
+    "com.google.android.documentsui",
+    "com.google.android.permissioncontroller",
+    "com.google.android.packageinstaller",
+    "com.google.android.gms",
+    "com.teslacoilsw.launcher",
+    "com.transsion.",
+    "com.gallery20",
+    "com.sec.android.",
+    "org.mozilla.firefox",
+    "android",
+    "unknown",
 )
 
 BarFinder = Callable[[Path], Sequence[LabeledBox]]
@@ -65,8 +74,9 @@ NO_BARS = frozenset({"activitydiary"})
 
 def is_system(app: str) -> bool:
     """Launchers, Settings, pickers, browsers: shared by every source."""
-    return any(app == p or app.startswith(p) for p in SYSTEM_PREFIXES if p.endswith(".")) or \
-        any(app == p or app.startswith(p + ".") for p in SYSTEM_PREFIXES if not p.endswith("."))
+    return any(app == p or app.startswith(p) for p in SYSTEM_PREFIXES if p.endswith(".")) or any(
+        app == p or app.startswith(p + ".") for p in SYSTEM_PREFIXES if not p.endswith(".")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +97,9 @@ def sources(root: Path) -> list[HarvestSource]:
             raise DataError(f"{done}: unknown format {fmt!r}")
         found.append(HarvestSource(done.parent.name, done.parent, fmt, repo, commit))
     if not found:
-        raise DataError(f"no extracted sources under {root}",
-                        hint="run tools/harvest.py --out DIR first")
+        raise DataError(
+            f"no extracted sources under {root}", hint="run tools/harvest.py --out DIR first"
+        )
     return found
 
 
@@ -124,16 +135,18 @@ class HarvestReport:
             "split_screens": dict(self.split_screens),
             "split_boxes": {k: dict(v) for k, v in self.split_boxes.items()},
             "screens_dropped": dict(self.screens.dropped.most_common()),
-            "screens_dropped_by_source": {f"{s}/{r}": n for (s, r), n in
-                                          sorted(self.screens.dropped_by_source.items())},
+            "screens_dropped_by_source": {
+                f"{s}/{r}": n for (s, r), n in sorted(self.screens.dropped_by_source.items())
+            },
             "boxes_dropped": dict(self.convert.dropped.most_common()),
             "unpaired_screens": len(self.convert.skipped_screens),
             "bars_added": self.bars_added,
         }
 
 
-def converted(root: Path, report: HarvestReport,
-              screen_filters: ScreenFilters = ScreenFilters()) -> Iterator[tuple[Sample, Any]]:
+def converted(
+    root: Path, report: HarvestReport, screen_filters: ScreenFilters = ScreenFilters()
+) -> Iterator[tuple[Sample, Any]]:
     """Every kept screen of every source, with its grey pixels; drops are counted."""
     from screenpilot.datasets.convert import read_image
 
@@ -146,8 +159,13 @@ def converted(root: Path, report: HarvestReport,
                 report.screens.drop(source.name, reason)
                 continue
             report.screens.kept[source.name] += 1
-            meta = {**sample.meta, "source": source.name, "fmt": source.fmt,
-                    "repo": source.repo, "commit": source.commit}
+            meta = {
+                **sample.meta,
+                "source": source.name,
+                "fmt": source.fmt,
+                "repo": source.repo,
+                "commit": source.commit,
+            }
             yield replace(sample, name=f"{source.name}__{sample.stem}", meta=meta), gray
 
 
@@ -155,8 +173,7 @@ def _samples(source: HarvestSource, report: HarvestReport, deduper: Deduper) -> 
     """A source's converted screens; DroidBot states already kept (same app and
     ``state_str``) are counted as duplicates before their boxes are computed."""
     if source.fmt != "droidbot":
-        yield from convert(source.fmt, source.folder, filters=REAL_FILTERS,
-                           report=report.convert)
+        yield from convert(source.fmt, source.folder, filters=REAL_FILTERS, report=report.convert)
         return
     from screenpilot.datasets.convert import droidbot_sample, load_json, match_states
     from screenpilot.datasets.yolo import IMAGE_SUFFIXES
@@ -172,8 +189,7 @@ def _samples(source: HarvestSource, report: HarvestReport, deduper: Deduper) -> 
                 report.screens.drop(source.name, "duplicate state")
                 continue
             seen.add(state_str)
-            sample = droidbot_sample(screen, state_path, folder.name, REAL_FILTERS,
-                                     report.convert)
+            sample = droidbot_sample(screen, state_path, folder.name, REAL_FILTERS, report.convert)
             report.convert.add(sample)
             yield sample
 
@@ -182,13 +198,15 @@ def _stable_rank(app: str, seed: int) -> str:
     return hashlib.sha1(f"{seed}:{app}".encode()).hexdigest()
 
 
-def choose_val_apps(screens_by_app: Counter[str], *, n_apps: int = 18, seed: int = 0,
-                    max_share: float = 0.25) -> list[str]:
+def choose_val_apps(
+    screens_by_app: Counter[str], *, n_apps: int = 18, seed: int = 0, max_share: float = 0.25
+) -> list[str]:
     """Held-out apps: non-system apps in a fixed hash order, up to ``n_apps`` and
     about ``max_share`` of the non-system screens (apps that would exceed it are
     passed over, so one huge app cannot become the whole validation set)."""
-    candidates = sorted((a for a in screens_by_app if not is_system(a)),
-                        key=lambda a: _stable_rank(a, seed))
+    candidates = sorted(
+        (a for a in screens_by_app if not is_system(a)), key=lambda a: _stable_rank(a, seed)
+    )
     total = sum(screens_by_app[a] for a in candidates)
     chosen: list[str] = []
     taken = 0
@@ -213,28 +231,45 @@ def _resized(sample: Sample, out: Path, max_side: int) -> Sample:
     with Image.open(sample.image) as im:
         small = im.convert("RGB").resize((width, height), Image.Resampling.BILINEAR)
         small.save(target, quality=90)
-    boxes = tuple(replace(b, x1=b.x1 * scale, y1=b.y1 * scale, x2=b.x2 * scale, y2=b.y2 * scale)
-                  for b in sample.boxes)
-    return replace(sample, image=target, width=width, height=height, boxes=boxes,
-                   meta={**sample.meta, "original": str(sample.image), "scale": scale})
+    boxes = tuple(
+        replace(b, x1=b.x1 * scale, y1=b.y1 * scale, x2=b.x2 * scale, y2=b.y2 * scale)
+        for b in sample.boxes
+    )
+    return replace(
+        sample,
+        image=target,
+        width=width,
+        height=height,
+        boxes=boxes,
+        meta={**sample.meta, "original": str(sample.image), "scale": scale},
+    )
 
 
 def _bars(full: Sample, small: Sample, finder: BarFinder | None) -> tuple[LabeledBox, ...]:
     """System bars of a train screen: from the hierarchy, else from ``finder``."""
     nodes, _state = hierarchy_nodes(small.meta["fmt"], Path(small.meta["state"]), full.width)
     scale = small.meta["scale"]
-    found = {b.kind: replace(b, x1=b.x1 * scale, y1=b.y1 * scale, x2=b.x2 * scale,
-                             y2=b.y2 * scale)
-             for b in system_bars(nodes, full.width, full.height)}
+    found = {
+        b.kind: replace(b, x1=b.x1 * scale, y1=b.y1 * scale, x2=b.x2 * scale, y2=b.y2 * scale)
+        for b in system_bars(nodes, full.width, full.height)
+    }
     if finder is not None and len(found) < 2:
         for box in finder(small.image):
             found.setdefault(box.kind, box)
     return tuple(found.values())
 
 
-def build(root: Path, out: Path, *, val_apps: Sequence[str] | None = None, n_val_apps: int = 18,
-          seed: int = 0, max_side: int = 960, bars: BarFinder | None = None,
-          progress: Callable[[int], None] | None = None) -> tuple[Path, HarvestReport]:
+def build(
+    root: Path,
+    out: Path,
+    *,
+    val_apps: Sequence[str] | None = None,
+    n_val_apps: int = 18,
+    seed: int = 0,
+    max_side: int = 960,
+    bars: BarFinder | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Path, HarvestReport]:
     """Convert, filter, split and write the real dataset; returns data.yaml and the report."""
     report = HarvestReport()
     kept = []
@@ -243,8 +278,9 @@ def build(root: Path, out: Path, *, val_apps: Sequence[str] | None = None, n_val
         if progress:
             progress(i + 1)
     apps = Counter(s.app for s in kept)
-    held_out = set(val_apps if val_apps is not None
-                   else choose_val_apps(apps, n_apps=n_val_apps, seed=seed))
+    held_out = set(
+        val_apps if val_apps is not None else choose_val_apps(apps, n_apps=n_val_apps, seed=seed)
+    )
     samples = []
     for sample in kept:
         split = "val" if sample.app in held_out else "train"
@@ -258,8 +294,18 @@ def build(root: Path, out: Path, *, val_apps: Sequence[str] | None = None, n_val
     data_yaml = write_yolo(samples, out, coco=False)
     with (out / "manifest.jsonl").open("w", encoding="utf-8") as fh:
         for s in samples:
-            fh.write(json.dumps({"stem": s.stem, "split": s.split, "app": s.app,
-                                 "image": str(s.image), **s.meta}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "stem": s.stem,
+                        "split": s.split,
+                        "app": s.app,
+                        "image": str(s.image),
+                        **s.meta,
+                    }
+                )
+                + "\n"
+            )
     summary = {"val_apps": sorted(held_out), **report.to_json()}
     (out / "harvest_report.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return data_yaml, report

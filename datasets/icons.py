@@ -49,20 +49,32 @@ U8Array = npt.NDArray[np.uint8]
 
 #: family -> (python package, [(font file, glyph map file, style)])
 _FONT_PACKS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
-    "gmi": ("tkinter_icons_gmi", [
-        ("fonts/MaterialIcons-Regular.ttf", "glyphmap-baseline.json", "baseline"),
-        ("fonts/MaterialIconsOutlined-Regular.otf", "glyphmap-outlined.json", "outlined"),
-        ("fonts/MaterialIconsRound-Regular.otf", "glyphmap-round.json", "round"),
-        ("fonts/MaterialIconsSharp-Regular.otf", "glyphmap-sharp.json", "sharp")]),
-    "fa": ("tkinter_icons_fa", [
-        ("fonts/fa-solid-900.ttf", "glyphmap-solid.json", "solid"),
-        ("fonts/fa-regular-400.ttf", "glyphmap-regular.json", "regular")]),
+    "gmi": (
+        "tkinter_icons_gmi",
+        [
+            ("fonts/MaterialIcons-Regular.ttf", "glyphmap-baseline.json", "baseline"),
+            ("fonts/MaterialIconsOutlined-Regular.otf", "glyphmap-outlined.json", "outlined"),
+            ("fonts/MaterialIconsRound-Regular.otf", "glyphmap-round.json", "round"),
+            ("fonts/MaterialIconsSharp-Regular.otf", "glyphmap-sharp.json", "sharp"),
+        ],
+    ),
+    "fa": (
+        "tkinter_icons_fa",
+        [
+            ("fonts/fa-solid-900.ttf", "glyphmap-solid.json", "solid"),
+            ("fonts/fa-regular-400.ttf", "glyphmap-regular.json", "regular"),
+        ],
+    ),
     "bs": ("tkinter_icons_bs", [("assets/bootstrap.ttf", "assets/glyphmap.json", "")]),
     "lucide": ("tkinter_icons_lucide", [("fonts/lucide.ttf", "glyphmap.json", "")]),
     "remix": ("tkinter_icons_remix", [("fonts/remixicon.ttf", "glyphmap.json", "")]),
-    "fluent": ("tkinter_icons_fluent", [
-        ("fonts/FluentSystemIcons-Regular.ttf", "glyphmap-regular.json", "regular"),
-        ("fonts/FluentSystemIcons-Filled.ttf", "glyphmap-filled.json", "filled")]),
+    "fluent": (
+        "tkinter_icons_fluent",
+        [
+            ("fonts/FluentSystemIcons-Regular.ttf", "glyphmap-regular.json", "regular"),
+            ("fonts/FluentSystemIcons-Filled.ttf", "glyphmap-filled.json", "filled"),
+        ],
+    ),
     "ion": ("tkinter_icons_ion", [("fonts/ionicons.ttf", "glyphmap.json", "")]),
     "eva": ("tkinter_icons_eva", [("fonts/eva-icons.ttf", "glyphmap.json", "")]),
 }
@@ -110,8 +122,10 @@ def _package_dir(module: str) -> Path:
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         pip_name = module.replace("_", "-")
-        raise DataError(f"icon font package '{pip_name}' is not installed",
-                        hint=f"pip install {pip_name} (or `make setup`: it is in the train extra)")
+        raise DataError(
+            f"icon font package '{pip_name}' is not installed",
+            hint=f"pip install {pip_name} (or `make setup`: it is in the train extra)",
+        )
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -126,8 +140,9 @@ def _raw_glyphs(family: str) -> tuple[tuple[str, str, str, Path], ...]:
         font = fonts.mdi_font()
         return tuple(("", name, char, font) for name, char in fonts.mdi_codepoints().items())
     if family not in _FONT_PACKS:
-        raise DataError(f"unknown icon family {family!r}",
-                        hint=f"choose among {', '.join(ALL_FAMILIES)}")
+        raise DataError(
+            f"unknown icon family {family!r}", hint=f"choose among {', '.join(ALL_FAMILIES)}"
+        )
     module, packs = _FONT_PACKS[family]
     root = _package_dir(module)
     out: list[tuple[str, str, str, Path]] = []
@@ -143,9 +158,11 @@ def _raw_glyphs(family: str) -> tuple[tuple[str, str, str, Path], ...]:
 def load_glyphs(families: Iterable[str], vocab: Vocabulary | None = None) -> list[Glyph]:
     """Every glyph of ``families`` with its label (``None`` when unmapped)."""
     vocab = vocab or load_vocabulary()
-    return [Glyph(family, style, name, char, font, vocab.map_icon(family, name))
-            for family in families
-            for style, name, char, font in _raw_glyphs(family)]
+    return [
+        Glyph(family, style, name, char, font, vocab.map_icon(family, name))
+        for family in families
+        for style, name, char, font in _raw_glyphs(family)
+    ]
 
 
 def coverage(glyphs: Sequence[Glyph], vocab: Vocabulary | None = None) -> dict[str, dict[str, int]]:
@@ -155,8 +172,12 @@ def coverage(glyphs: Sequence[Glyph], vocab: Vocabulary | None = None) -> dict[s
     for family in dict.fromkeys(g.family for g in glyphs):
         mine = [g for g in glyphs if g.family == family]
         labels = {g.label for g in mine if g.label}
-        out[family] = {"glyphs": len(mine), "mapped": sum(1 for g in mine if g.label),
-                       "labels": len(labels), "vocabulary": len(vocab)}
+        out[family] = {
+            "glyphs": len(mine),
+            "mapped": sum(1 for g in mine if g.label),
+            "labels": len(labels),
+            "vocabulary": len(vocab),
+        }
     return out
 
 
@@ -164,8 +185,9 @@ def _bucket(key: str, modulo: int = 100) -> int:
     return int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % modulo
 
 
-def split_glyphs(glyphs: Sequence[Glyph], *, test_family: str = TEST_FAMILY,
-                 val_percent: int = 8) -> Splits:
+def split_glyphs(
+    glyphs: Sequence[Glyph], *, test_family: str = TEST_FAMILY, val_percent: int = 8
+) -> Splits:
     """Deterministic splits: the whole ``test_family`` is test; ``val_percent`` of
     the other families' glyphs (by a hash of the name) is validation."""
     mapped = [g for g in glyphs if g.label]
@@ -175,9 +197,13 @@ def split_glyphs(glyphs: Sequence[Glyph], *, test_family: str = TEST_FAMILY,
     val = [g for g in rest if _bucket(f"{g.family}/{g.name}") < val_percent]
     train = [g for g in rest if _bucket(f"{g.family}/{g.name}") >= val_percent]
     other = [g for g in unmapped if g.family != test_family]
-    return Splits(train=train, val=val, test=test,
-                  unknown_val=[g for g in other if _bucket(g.key) < 15],
-                  unknown_test=[g for g in unmapped if g.family == test_family])
+    return Splits(
+        train=train,
+        val=val,
+        test=test,
+        unknown_val=[g for g in other if _bucket(g.key) < 15],
+        unknown_test=[g for g in unmapped if g.family == test_family],
+    )
 
 
 @functools.cache
@@ -194,16 +220,19 @@ def glyph_mask(glyph: Glyph) -> U8Array | None:
     when the font draws nothing for it."""
     font = _font(glyph.font, MASK_SIZE)
     canvas = Image.new("L", (MASK_SIZE * 2, MASK_SIZE * 2), 0)
-    ImageDraw.Draw(canvas).text((MASK_SIZE, MASK_SIZE), glyph.char, fill=255, font=font,
-                                anchor="mm")
+    ImageDraw.Draw(canvas).text(
+        (MASK_SIZE, MASK_SIZE), glyph.char, fill=255, font=font, anchor="mm"
+    )
     box = canvas.getbbox()
     if box is None or (box[2] - box[0]) * (box[3] - box[1]) < 9:
         return None
     mask = canvas.crop(box)
     scale = MASK_SIZE / max(mask.size)
     if scale < 1:
-        mask = mask.resize((max(1, round(mask.width * scale)), max(1, round(mask.height * scale))),
-                           Image.Resampling.LANCZOS)
+        mask = mask.resize(
+            (max(1, round(mask.width * scale)), max(1, round(mask.height * scale))),
+            Image.Resampling.LANCZOS,
+        )
     return np.asarray(mask, dtype=np.uint8)
 
 
@@ -280,8 +309,9 @@ def _draw_button(canvas: Image.Image, rng: np.random.Generator, page: Rgb) -> Rg
     return colour
 
 
-def _paste_glyph(canvas: Image.Image, mask: U8Array, rng: np.random.Generator,
-                 icon_px: float, colour: Rgb) -> None:
+def _paste_glyph(
+    canvas: Image.Image, mask: U8Array, rng: np.random.Generator, icon_px: float, colour: Rgb
+) -> None:
     glyph = Image.fromarray(mask)
     longest = max(4.0, icon_px * rng.uniform(0.75, 1.0))
     factor = longest / max(glyph.size)
@@ -307,8 +337,14 @@ def drawable(glyphs: Iterable[Glyph]) -> list[Glyph]:
     return [g for g in glyphs if glyph_mask(g) is not None]
 
 
-def render_set(glyphs: Sequence[Glyph], *, per_glyph: int, seed: int, size: int = 64,
-               vocab: Vocabulary | None = None) -> tuple[U8Array, npt.NDArray[np.int64]]:
+def render_set(
+    glyphs: Sequence[Glyph],
+    *,
+    per_glyph: int,
+    seed: int,
+    size: int = 64,
+    vocab: Vocabulary | None = None,
+) -> tuple[U8Array, npt.NDArray[np.int64]]:
     """``per_glyph`` crops of each glyph: images (N, size, size, 3) and label indices
     (-1 for unmapped glyphs)."""
     vocab = vocab or load_vocabulary()
@@ -327,46 +363,72 @@ def render_set(glyphs: Sequence[Glyph], *, per_glyph: int, seed: int, size: int 
     return np.stack(images), np.asarray(labels, dtype=np.int64)
 
 
-def write_dataset(out: Path, *, families: Sequence[str] = ALL_FAMILIES,
-                  test_family: str = TEST_FAMILY, per_glyph: int = 2, size: int = 64,
-                  seed: int = 0, png: bool = True, limit: int | None = None
-                  ) -> dict[str, object]:
+def write_dataset(
+    out: Path,
+    *,
+    families: Sequence[str] = ALL_FAMILIES,
+    test_family: str = TEST_FAMILY,
+    per_glyph: int = 2,
+    size: int = 64,
+    seed: int = 0,
+    png: bool = True,
+    limit: int | None = None,
+) -> dict[str, object]:
     """Render train/val/test(/unknown) crops under ``out``: ``SPLIT.npz`` (images,
     labels, keys), PNGs in ``SPLIT/LABEL/`` when ``png``, and ``manifest.json``
     (label names, families, coverage, counts). ``limit`` caps the glyphs per split."""
     vocab = load_vocabulary()
     missing = [f for f in families if not family_available(f)]
     if missing:
-        raise DataError(f"icon families not installed: {', '.join(missing)}",
-                        hint="`make setup` installs them (train extra), or pass --families")
+        raise DataError(
+            f"icon families not installed: {', '.join(missing)}",
+            hint="`make setup` installs them (train extra), or pass --families",
+        )
     glyphs = load_glyphs(families, vocab)
     splits = split_glyphs(glyphs, test_family=test_family)
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     for index, (name, subset) in enumerate(_named_splits(splits)):
         subset = drawable(subset)[:limit]
-        images, labels = render_set(subset, per_glyph=per_glyph, seed=seed + index, size=size,
-                                    vocab=vocab)
+        images, labels = render_set(
+            subset, per_glyph=per_glyph, seed=seed + index, size=size, vocab=vocab
+        )
         keys = np.asarray([g.key for g in subset for _ in range(per_glyph)])
         np.savez_compressed(out / f"{name}.npz", images=images, labels=labels, keys=keys)
         if png:
             _write_pngs(out / name, images, labels, keys, vocab)
         counts[name] = len(labels)
     manifest: dict[str, object] = {
-        "labels": vocab.names, "families": list(families), "test_family": test_family,
-        "image_size": size, "per_glyph": per_glyph, "seed": seed, "counts": counts,
-        "coverage": coverage(glyphs, vocab)}
+        "labels": vocab.names,
+        "families": list(families),
+        "test_family": test_family,
+        "image_size": size,
+        "per_glyph": per_glyph,
+        "seed": seed,
+        "counts": counts,
+        "coverage": coverage(glyphs, vocab),
+    }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return manifest
 
 
 def _named_splits(splits: Splits) -> list[tuple[str, list[Glyph]]]:
-    return [("train", splits.train), ("val", splits.val), ("test", splits.test),
-            ("unknown_val", splits.unknown_val), ("unknown_test", splits.unknown_test)]
+    return [
+        ("train", splits.train),
+        ("val", splits.val),
+        ("test", splits.test),
+        ("unknown_val", splits.unknown_val),
+        ("unknown_test", splits.unknown_test),
+    ]
 
 
-def _write_pngs(folder: Path, images: U8Array, labels: npt.NDArray[np.int64],
-                keys: npt.NDArray[np.str_], vocab: Vocabulary) -> None:
+def _write_pngs(
+    folder: Path,
+    images: U8Array,
+    labels: npt.NDArray[np.int64],
+    keys: npt.NDArray[np.str_],
+    vocab: Vocabulary,
+) -> None:
     for i, (image, label, key) in enumerate(zip(images, labels, keys, strict=True)):
         name = vocab.names[label] if label >= 0 else "unknown"
         target = folder / name
@@ -398,17 +460,22 @@ class RealCropReport:
 
     def summary(self) -> dict[str, object]:
         """Counts for a report: nodes with a description, mapped, unmapped descriptions."""
-        return {"screens": self.screens, "screens_without_state": self.screens_without_state,
-                "icon_nodes_with_description": self.nodes, "mapped": len(self.crops),
-                "mapped_descriptions": sorted({c.description for c in self.crops}),
-                "unmapped_descriptions": self.unmapped or {}}
+        return {
+            "screens": self.screens,
+            "screens_without_state": self.screens_without_state,
+            "icon_nodes_with_description": self.nodes,
+            "mapped": len(self.crops),
+            "mapped_descriptions": sorted({c.description for c in self.crops}),
+            "unmapped_descriptions": self.unmapped or {},
+        }
 
 
 _ICON_CLASSES = ("ImageButton", "ImageView")
 
 
-def droidbot_icon_crops(root: Path, *, vocab: Vocabulary | None = None,
-                        max_screen_fraction: float = 0.05) -> RealCropReport:
+def droidbot_icon_crops(
+    root: Path, *, vocab: Vocabulary | None = None, max_screen_fraction: float = 0.05
+) -> RealCropReport:
     """Crops of visible ImageButton/ImageView nodes with a content description in
     DroidBot logs under ``root`` (``screen_T.jpg|png`` + ``state_T.json``).
 
@@ -431,8 +498,9 @@ def droidbot_icon_crops(root: Path, *, vocab: Vocabulary | None = None,
     return report
 
 
-def _crops_of_screen(screen: Path, state: Path, vocab: Vocabulary, max_fraction: float,
-                     report: RealCropReport) -> None:
+def _crops_of_screen(
+    screen: Path, state: Path, vocab: Vocabulary, max_fraction: float, report: RealCropReport
+) -> None:
     try:
         doc = json.loads(state.read_text(encoding="utf-8"))
         with Image.open(screen) as opened:
@@ -452,13 +520,20 @@ def _crops_of_screen(screen: Path, state: Path, vocab: Vocabulary, max_fraction:
             assert report.unmapped is not None
             report.unmapped[description] = report.unmapped.get(description, 0) + 1
             continue
-        report.crops.append(RealCrop(image=image.crop(box), description=description, label=label,
-                                     source=screen.name,
-                                     view_class=str(view.get("class", "")).rsplit(".", 1)[-1]))
+        report.crops.append(
+            RealCrop(
+                image=image.crop(box),
+                description=description,
+                label=label,
+                source=screen.name,
+                view_class=str(view.get("class", "")).rsplit(".", 1)[-1],
+            )
+        )
 
 
-def _icon_box(view: dict[str, object], sx: float, sy: float, size: tuple[int, int],
-              max_fraction: float) -> tuple[int, int, int, int] | None:
+def _icon_box(
+    view: dict[str, object], sx: float, sy: float, size: tuple[int, int], max_fraction: float
+) -> tuple[int, int, int, int] | None:
     cls = str(view.get("class") or "")
     if not cls.endswith(_ICON_CLASSES) or not view.get("visible", True):
         return None
@@ -469,8 +544,12 @@ def _icon_box(view: dict[str, object], sx: float, sy: float, size: tuple[int, in
         x1, y1, x2, y2 = (float(v) for v in (*bounds[0], *bounds[1]))
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    box = (max(0, round(x1 * sx)), max(0, round(y1 * sy)),
-           min(size[0], round(x2 * sx)), min(size[1], round(y2 * sy)))
+    box = (
+        max(0, round(x1 * sx)),
+        max(0, round(y1 * sy)),
+        min(size[0], round(x2 * sx)),
+        min(size[1], round(y2 * sy)),
+    )
     w, h = box[2] - box[0], box[3] - box[1]
     if min(w, h) < 8 or w * h > max_fraction * size[0] * size[1]:
         return None

@@ -119,11 +119,16 @@ class CropReport:
 
     def to_json(self) -> dict[str, Any]:
         """Counts for a report."""
-        return {"screens": self.screens, "screens_unreadable": self.screens_unreadable,
-                "candidates": self.candidates, "dropped": dict(self.dropped.most_common()),
-                "kept_by_kind": dict(self.kept_by_kind), "labelled_by": dict(self.how),
-                "mapped_descriptions": dict(self.mapped.most_common()),
-                "unmapped_descriptions": dict(self.unmapped.most_common())}
+        return {
+            "screens": self.screens,
+            "screens_unreadable": self.screens_unreadable,
+            "candidates": self.candidates,
+            "dropped": dict(self.dropped.most_common()),
+            "kept_by_kind": dict(self.kept_by_kind),
+            "labelled_by": dict(self.how),
+            "mapped_descriptions": dict(self.mapped.most_common()),
+            "unmapped_descriptions": dict(self.unmapped.most_common()),
+        }
 
 
 # --------------------------------------------------------------------------- table
@@ -131,8 +136,11 @@ class CropReport:
 
 def normalise(text: str) -> str:
     """Lower case, punctuation to spaces, whitespace collapsed (CJK kept)."""
-    text = re.sub(r"[^\w\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff\u0600-\u06ff]+", " ",
-                  text.lower().replace("_", " "))
+    text = re.sub(
+        r"[^\w\u3040-\u30ff\u4e00-\u9fff\u0400-\u04ff\u0600-\u06ff]+",
+        " ",
+        text.lower().replace("_", " "),
+    )
     return " ".join(text.split())
 
 
@@ -172,24 +180,30 @@ class DescriptionTable:
             raise DataError(f"icon description table: {label!r} is not in the vocabulary")
         if not str(raw.get("reason") or "").strip():
             raise DataError(f"icon description table: entry {raw!r} has no reason")
-        return TableEntry(None if label is None else str(label), str(raw["reason"]),
-                          tuple(str(a) for a in raw.get("apps", ())))
+        return TableEntry(
+            None if label is None else str(label),
+            str(raw["reason"]),
+            tuple(str(a) for a in raw.get("apps", ())),
+        )
 
     @classmethod
     def load(cls, path: Path | None = None, vocab: Vocabulary | None = None) -> DescriptionTable:
         """The shipped table (``vision/data/icon_descriptions.json``) or ``path``."""
         try:
             if path is None:
-                text = (resources.files("screenpilot.vision") / "data" /
-                        "icon_descriptions.json").read_text(encoding="utf-8")
+                text = (
+                    resources.files("screenpilot.vision") / "data" / "icon_descriptions.json"
+                ).read_text(encoding="utf-8")
             else:
                 text = Path(path).read_text(encoding="utf-8")
             doc = json.loads(text)
         except (OSError, ValueError) as exc:
             raise DataError(f"cannot read the icon description table: {exc}") from exc
         if doc.get("format") != TABLE_FORMAT:
-            raise DataError(f"icon description table has format {doc.get('format')!r}, "
-                            f"expected {TABLE_FORMAT!r}")
+            raise DataError(
+                f"icon description table has format {doc.get('format')!r}, "
+                f"expected {TABLE_FORMAT!r}"
+            )
         return cls(doc, vocab)
 
     def lookup(self, description: str, app: str = "") -> tuple[str | None, str]:
@@ -199,10 +213,13 @@ class DescriptionTable:
         norm = normalise(description)
         entries = self.exact.get(norm, [])
         entry = next((e for e in entries if app in e.apps), None) or next(
-            (e for e in entries if not e.apps), None)
+            (e for e in entries if not e.apps), None
+        )
         if entry is None:
-            entry = next((e for rx, e in self.patterns
-                          if rx.search(norm) and (not e.apps or app in e.apps)), None)
+            entry = next(
+                (e for rx, e in self.patterns if rx.search(norm) and (not e.apps or app in e.apps)),
+                None,
+            )
         if entry is not None:
             return entry.label, "table" if entry.label else "excluded"
         label = self.vocab.map_description(description)
@@ -216,16 +233,21 @@ def screens_from_manifest(folder: Path) -> list[ScreenRecord]:
     """The screens of a ``dataset harvest`` output (``manifest.jsonl``)."""
     path = folder / "manifest.jsonl"
     if not path.is_file():
-        raise DataError(f"{path} does not exist",
-                        hint="`screenpilot dataset harvest` writes it")
+        raise DataError(f"{path} does not exist", hint="`screenpilot dataset harvest` writes it")
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
-        out.append(ScreenRecord(app=str(row["app"]), split=str(row["split"]),
-                                fmt=str(row["fmt"]), state=Path(row["state"]),
-                                original=Path(row.get("original") or row["image"])))
+        out.append(
+            ScreenRecord(
+                app=str(row["app"]),
+                split=str(row["split"]),
+                fmt=str(row["fmt"]),
+                state=Path(row["state"]),
+                original=Path(row.get("original") or row["image"]),
+            )
+        )
     return out
 
 
@@ -278,14 +300,19 @@ def icon_candidates(nodes: Sequence[Node]) -> list[tuple[Node, str]]:
         if not node.desc or not node.clickable or node.index in taken or _is_image(node):
             continue
         inside = list(_descendants(nodes, node))
-        if (inside and any(_is_image(n) for n in inside)
-                and not any(n.text for n in inside) and not any(n.index in taken for n in inside)):
+        if (
+            inside
+            and any(_is_image(n) for n in inside)
+            and not any(n.text for n in inside)
+            and not any(n.index in taken for n in inside)
+        ):
             out.append((node, "container"))
     return out
 
 
-def _box_reason(box: tuple[float, float, float, float], size: tuple[int, int],
-                filters: IconFilters) -> str | tuple[int, int, int, int]:
+def _box_reason(
+    box: tuple[float, float, float, float], size: tuple[int, int], filters: IconFilters
+) -> str | tuple[int, int, int, int]:
     w_screen, h_screen = size
     x1, y1, x2, y2 = box
     area = max(0.0, x2 - x1) * max(0.0, y2 - y1)
@@ -308,8 +335,7 @@ def _box_reason(box: tuple[float, float, float, float], size: tuple[int, int],
 
 def dhash(image: Image.Image) -> int:
     """64-bit difference hash of the grey pixels."""
-    small = np.asarray(image.convert("L").resize((9, 8), Image.Resampling.BILINEAR),
-                       dtype=np.int16)
+    small = np.asarray(image.convert("L").resize((9, 8), Image.Resampling.BILINEAR), dtype=np.int16)
     bits = (small[:, 1:] > small[:, :-1]).flatten()
     return int(sum(1 << i for i, b in enumerate(bits) if b))
 
@@ -330,9 +356,14 @@ def _load_nodes(record: ScreenRecord, width: int) -> tuple[list[Node], list[str]
     return nodes, packages
 
 
-def extract(records: Iterable[ScreenRecord], *, table: DescriptionTable | None = None,
-            filters: IconFilters = IconFilters(), splits: Sequence[str] | None = None,
-            report: CropReport | None = None) -> list[RealIcon]:
+def extract(
+    records: Iterable[ScreenRecord],
+    *,
+    table: DescriptionTable | None = None,
+    filters: IconFilters = IconFilters(),
+    splits: Sequence[str] | None = None,
+    report: CropReport | None = None,
+) -> list[RealIcon]:
     """The icon crops of ``records`` (those of ``splits`` only, if given); see the module
     docstring. Unmapped and excluded crops are returned too, with ``label`` ``None``."""
     table = table or DescriptionTable.load()
@@ -350,14 +381,20 @@ def extract(records: Iterable[ScreenRecord], *, table: DescriptionTable | None =
         except (OSError, ValueError, KeyError, TypeError, DataError):
             report.screens_unreadable += 1
             continue
-        out.extend(_icons_of_screen(record, screen, nodes, packages, table, filters, report,
-                                    seen))
+        out.extend(_icons_of_screen(record, screen, nodes, packages, table, filters, report, seen))
     return out
 
 
-def _icons_of_screen(record: ScreenRecord, screen: Image.Image, nodes: Sequence[Node],
-                     packages: Sequence[str], table: DescriptionTable, filters: IconFilters,
-                     report: CropReport, seen: set[tuple[str, str, int]]) -> Iterator[RealIcon]:
+def _icons_of_screen(
+    record: ScreenRecord,
+    screen: Image.Image,
+    nodes: Sequence[Node],
+    packages: Sequence[str],
+    table: DescriptionTable,
+    filters: IconFilters,
+    report: CropReport,
+    seen: set[tuple[str, str, int]],
+) -> Iterator[RealIcon]:
     for node, kind in icon_candidates(nodes):
         # the notification shade over an app belongs to System UI, not to the app
         app = SYSTEM_UI if packages[node.index] == SYSTEM_UI else record.app
@@ -373,8 +410,11 @@ def _icons_of_screen(record: ScreenRecord, screen: Image.Image, nodes: Sequence[
         if float(np.asarray(crop.convert("L"), dtype=np.float32).std()) < filters.min_std:
             report.dropped["blank"] += 1
             continue
-        key = (app, normalise(node.desc), dhash(crop) if filters.hash_dedupe else
-               hash(crop.tobytes()))
+        key = (
+            app,
+            normalise(node.desc),
+            dhash(crop) if filters.hash_dedupe else hash(crop.tobytes()),
+        )
         if key in seen:
             report.dropped["duplicate in app"] += 1
             continue
@@ -383,16 +423,29 @@ def _icons_of_screen(record: ScreenRecord, screen: Image.Image, nodes: Sequence[
         report.kept_by_kind[kind] += 1
         report.how[how] += 1
         (report.mapped if label else report.unmapped)[node.desc] += 1
-        yield RealIcon(image=crop, description=node.desc, label=label, how=how,
-                       app=app, split=record.split, screen=str(record.original),
-                       view_class=simple_name(node.cls), box=box, screen_size=screen.size)
+        yield RealIcon(
+            image=crop,
+            description=node.desc,
+            label=label,
+            how=how,
+            app=app,
+            split=record.split,
+            screen=str(record.original),
+            view_class=simple_name(node.cls),
+            box=box,
+            screen_size=screen.size,
+        )
 
 
 # --------------------------------------------------------------------------- arrays
 
 
-def jittered(screen: Image.Image, box: tuple[int, int, int, int], rng: np.random.Generator,
-             jitter: float = 0.12) -> Image.Image:
+def jittered(
+    screen: Image.Image,
+    box: tuple[int, int, int, int],
+    rng: np.random.Generator,
+    jitter: float = 0.12,
+) -> Image.Image:
     """``box`` with each edge moved by up to ``jitter`` of its side, cut from ``screen``."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
@@ -413,8 +466,9 @@ def to_array(image: Image.Image, size: int) -> npt.NDArray[np.uint8]:
     return np.asarray(resized, dtype=np.uint8)
 
 
-def augmented_arrays(icons: Sequence[RealIcon], size: int, copies: int, seed: int = 0,
-                     jitter: float = 0.12) -> npt.NDArray[np.uint8]:
+def augmented_arrays(
+    icons: Sequence[RealIcon], size: int, copies: int, seed: int = 0, jitter: float = 0.12
+) -> npt.NDArray[np.uint8]:
     """(len(icons), 1 + copies, size, size, 3): each crop as cut, then ``copies``
     jittered cuts from its screenshot (opened once per screen)."""
     rng = np.random.default_rng(seed)

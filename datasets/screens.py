@@ -49,8 +49,14 @@ from screenpilot.datasets.convert import (
 from screenpilot.datasets.yolo import LabeledBox, Sample
 from screenpilot.model import ElementKind
 
-BROWSERS = frozenset({"org.mozilla.firefox", "com.android.chrome", "com.android.browser",
-                      "org.chromium.webview_shell"})
+BROWSERS = frozenset(
+    {
+        "org.mozilla.firefox",
+        "com.android.chrome",
+        "com.android.browser",
+        "org.chromium.webview_shell",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +140,18 @@ def system_bars(nodes: Sequence[Node], width: int, height: int) -> list[LabeledB
     """
     if width > height:
         return []
-    rows = [n.box for n in nodes
-            if n.box[2] - n.box[0] >= 0.9 * width and is_visible(nodes, n.index)]
+    rows = [
+        n.box for n in nodes if n.box[2] - n.box[0] >= 0.9 * width and is_visible(nodes, n.index)
+    ]
     tops = [y1 for _x1, y1, _x2, _y2 in rows if y1 > 0]
     bottoms = [y2 for _x1, _y1, _x2, y2 in rows if y2 < height]
     bars = []
     if tops and 0.015 * height <= min(tops) <= 0.06 * height:
         bars.append(LabeledBox(ElementKind.STATUS_BAR, 0.0, 0.0, float(width), min(tops)))
     if bottoms and 0.03 * height <= height - max(bottoms) <= 0.09 * height:
-        bars.append(LabeledBox(ElementKind.NAVIGATION_BAR, 0.0, max(bottoms), float(width),
-                               float(height)))
+        bars.append(
+            LabeledBox(ElementKind.NAVIGATION_BAR, 0.0, max(bottoms), float(width), float(height))
+        )
     return bars
 
 
@@ -165,7 +173,7 @@ def leaf_coverage(nodes: Sequence[Node], gray: Any, filters: ScreenFilters) -> f
     mask = np.zeros_like(grad)
     for node in leaves(nodes, w * 4, h * 4):
         x1, y1, x2, y2 = (int(v / 4) for v in node.box)
-        mask[max(0, y1):max(0, y2) + 1, max(0, x1):max(0, x2) + 1] = True
+        mask[max(0, y1) : max(0, y2) + 1, max(0, x1) : max(0, x2) + 1] = True
     return float((grad & mask).sum()) / total
 
 
@@ -175,7 +183,8 @@ def dhash(gray: Any) -> int:
     from PIL import Image
 
     small = Image.fromarray(np.asarray(gray, dtype=np.uint8)).resize(
-        (17, 16), Image.Resampling.BILINEAR)
+        (17, 16), Image.Resampling.BILINEAR
+    )
     a = np.asarray(small, dtype=np.int16)
     bits = (a[:, 1:] > a[:, :-1]).flatten()
     return int(sum(1 << i for i, b in enumerate(bits) if b))
@@ -202,15 +211,18 @@ class Deduper:
         return False
 
 
-def screen_drop_reason(sample: Sample, fmt: str, gray: Any, deduper: Deduper,
-                       filters: ScreenFilters = ScreenFilters()) -> str:
+def screen_drop_reason(
+    sample: Sample, fmt: str, gray: Any, deduper: Deduper, filters: ScreenFilters = ScreenFilters()
+) -> str:
     """Why a converted screen is dropped ('' when it is kept)."""
     nodes, state_str = hierarchy_nodes(fmt, Path(sample.meta["state"]), sample.width)
     if not nodes:
         return "no views"
-    if (sample.app in BROWSERS
-            or web_share(nodes, sample.width, sample.height) >= filters.max_web_share
-            or web_view_share(nodes, sample.width, sample.height) >= filters.max_web_view):
+    if (
+        sample.app in BROWSERS
+        or web_share(nodes, sample.width, sample.height) >= filters.max_web_share
+        or web_view_share(nodes, sample.width, sample.height) >= filters.max_web_view
+    ):
         return "web page"
     coverage = leaf_coverage(nodes, gray, filters)
     if coverage is not None and coverage < filters.min_coverage:

@@ -95,8 +95,13 @@ def from_yolo_line(line: str, width: int, height: int) -> LabeledBox:
         raise DataError(f"label line {line!r} is not numeric") from exc
     if not 0 <= cls < len(WIDGET_CLASSES):
         raise DataError(f"class id {cls} outside 0..{len(WIDGET_CLASSES) - 1}")
-    return LabeledBox(WIDGET_CLASSES[cls], (cx - w / 2) * width, (cy - h / 2) * height,
-                      (cx + w / 2) * width, (cy + h / 2) * height)
+    return LabeledBox(
+        WIDGET_CLASSES[cls],
+        (cx - w / 2) * width,
+        (cy - h / 2) * height,
+        (cx + w / 2) * width,
+        (cy + h / 2) * height,
+    )
 
 
 def write_yolo(samples: Iterable[Sample], out: Path, *, coco: bool = True) -> Path:
@@ -138,8 +143,13 @@ def write_data_yaml(out: Path, *, counts: dict[str, int] | None = None) -> Path:
         lines.append("# images: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
         if counts.get("train", 0) == 0:
             lines.append("# no training split: this dataset is for evaluation only")
-    lines += [f"path: {json.dumps(str(Path(out).resolve()))}",
-              "train: images/train", "val: images/val", f"nc: {len(CLASS_NAMES)}", "names:"]
+    lines += [
+        f"path: {json.dumps(str(Path(out).resolve()))}",
+        "train: images/train",
+        "val: images/val",
+        f"nc: {len(CLASS_NAMES)}",
+        "names:",
+    ]
     lines += [f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES)]
     path = Path(out) / "data.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -152,8 +162,10 @@ def read_data_yaml(data_yaml: Path) -> dict[str, Any]:
 
     path = Path(data_yaml)
     if not path.is_file():
-        raise DataError(f"dataset file {path} not found",
-                        hint="make one with `screenpilot dataset convert ... --out DIR`")
+        raise DataError(
+            f"dataset file {path} not found",
+            hint="make one with `screenpilot dataset convert ... --out DIR`",
+        )
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -213,17 +225,24 @@ def coco_document(samples: Sequence[Sample], *, image_dir: Path | None = None) -
     annotations: list[dict[str, Any]] = []
     for image_id, sample in enumerate(samples, start=1):
         name = sample.stem + sample.image.suffix.lower() if image_dir else str(sample.image)
-        images.append({"id": image_id, "file_name": name,
-                       "width": sample.width, "height": sample.height})
+        images.append(
+            {"id": image_id, "file_name": name, "width": sample.width, "height": sample.height}
+        )
         for box in sample.boxes:
             w, h = box.x2 - box.x1, box.y2 - box.y1
-            annotations.append({"id": len(annotations) + 1, "image_id": image_id,
-                                "category_id": box.class_id + 1,
-                                "bbox": [round(box.x1, 2), round(box.y1, 2),
-                                         round(w, 2), round(h, 2)],
-                                "area": round(w * h, 2), "iscrowd": 0})
-    categories = [{"id": i + 1, "name": n, "supercategory": "widget"}
-                  for i, n in enumerate(CLASS_NAMES)]
+            annotations.append(
+                {
+                    "id": len(annotations) + 1,
+                    "image_id": image_id,
+                    "category_id": box.class_id + 1,
+                    "bbox": [round(box.x1, 2), round(box.y1, 2), round(w, 2), round(h, 2)],
+                    "area": round(w * h, 2),
+                    "iscrowd": 0,
+                }
+            )
+    categories = [
+        {"id": i + 1, "name": n, "supercategory": "widget"} for i, n in enumerate(CLASS_NAMES)
+    ]
     return {"images": images, "annotations": annotations, "categories": categories}
 
 

@@ -39,8 +39,9 @@ def target_box(action: Action, screen: Screen) -> Box | None:
         raise DeviceError(f"cannot {action.kind} element {action.element}: {exc.args[0]}") from exc
 
 
-def _point_on_screen(device: Device, action: Action, screen: Screen,
-                     page: LongPage | None) -> tuple[tuple[int, int], LongPage | None]:
+def _point_on_screen(
+    device: Device, action: Action, screen: Screen, page: LongPage | None
+) -> tuple[tuple[int, int], LongPage | None]:
     if action.point is not None:
         x, y = action.point
         if page is not None:
@@ -54,8 +55,9 @@ def _point_on_screen(device: Device, action: Action, screen: Screen,
     return target.center, page
 
 
-def _scroll_gesture(action: Action, screen: Screen,
-                    size: tuple[int, int]) -> tuple[int, int, int, int]:
+def _scroll_gesture(
+    action: Action, screen: Screen, size: tuple[int, int]
+) -> tuple[int, int, int, int]:
     w, h = size
     area = target_box(action, screen) or Box(0, int(h * 0.2), w, int(h * 0.8))
     area = Box(max(0, area.x1), max(0, area.y1), min(w, area.x2), min(h, area.y2))
@@ -72,8 +74,9 @@ def _scroll_gesture(action: Action, screen: Screen,
     return moves[action.direction]
 
 
-def perform(device: Device, action: Action, screen: Screen,
-            page: LongPage | None = None) -> Performed:
+def perform(
+    device: Device, action: Action, screen: Screen, page: LongPage | None = None
+) -> Performed:
     """Do ``action`` on the phone. ``stop`` and ``handover`` do nothing here (the loop acts)."""
     k = action.kind
     if k in (ActionKind.TAP, ActionKind.LONG_PRESS):

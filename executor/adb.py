@@ -37,9 +37,21 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 KEYCODES = {
-    "BACK": 4, "HOME": 3, "ENTER": 66, "DEL": 67, "APP_SWITCH": 187, "TAB": 61,
-    "MOVE_END": 123, "MOVE_HOME": 122, "FORWARD_DEL": 112, "SEARCH": 84, "MENU": 82,
-    "VOLUME_UP": 24, "VOLUME_DOWN": 25, "POWER": 26, "ESCAPE": 111,
+    "BACK": 4,
+    "HOME": 3,
+    "ENTER": 66,
+    "DEL": 67,
+    "APP_SWITCH": 187,
+    "TAB": 61,
+    "MOVE_END": 123,
+    "MOVE_HOME": 122,
+    "FORWARD_DEL": 112,
+    "SEARCH": 84,
+    "MENU": 82,
+    "VOLUME_UP": 24,
+    "VOLUME_DOWN": 25,
+    "POWER": 26,
+    "ESCAPE": 111,
 }
 _FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)(?:/([\w.$]+))?")
 _CAPTURE_RETRIES = 2
@@ -62,8 +74,9 @@ def list_devices() -> list[DeviceInfo]:
     try:
         infos = _client().list(extended=True)
     except _adb_errors() as exc:
-        raise DeviceError(f"cannot reach the adb server: {exc}",
-                          hint="is adb installed? try `adb start-server`") from exc
+        raise DeviceError(
+            f"cannot reach the adb server: {exc}", hint="is adb installed? try `adb start-server`"
+        ) from exc
     out = []
     for info in infos:
         model, size = info.tags.get("model", "").replace("_", " "), None
@@ -83,20 +96,25 @@ def choose_serial(serial: str | None = None) -> str:
         match = [d for d in devices if d.serial == serial]
         if not match:
             known = ", ".join(d.serial for d in devices) or "none"
-            raise DeviceError(f"no device with serial {serial} (connected: {known})",
-                              hint="check `screenpilot devices`; for a phone over Wi-Fi run "
-                                   f"`adb connect {serial}` first")
+            raise DeviceError(
+                f"no device with serial {serial} (connected: {known})",
+                hint="check `screenpilot devices`; for a phone over Wi-Fi run "
+                f"`adb connect {serial}` first",
+            )
         _check_state(match[0])
         return serial
     ready = [d for d in devices if d.state == "device"]
     if not devices:
-        raise DeviceError("no phone connected",
-                          hint="plug the phone in with USB debugging on (Settings > Developer "
-                               "options), or start the virtual phone: `screenpilot phone`")
+        raise DeviceError(
+            "no phone connected",
+            hint="plug the phone in with USB debugging on (Settings > Developer "
+            "options), or start the virtual phone: `screenpilot phone`",
+        )
     if len(ready) > 1:
-        raise DeviceError(f"{len(ready)} phones connected: "
-                          f"{', '.join(d.serial for d in ready)}",
-                          hint="choose one with --device SERIAL")
+        raise DeviceError(
+            f"{len(ready)} phones connected: {', '.join(d.serial for d in ready)}",
+            hint="choose one with --device SERIAL",
+        )
     if not ready:
         _check_state(devices[0])
     return ready[0].serial
@@ -104,11 +122,15 @@ def choose_serial(serial: str | None = None) -> str:
 
 def _check_state(info: DeviceInfo) -> None:
     if info.state == "unauthorized":
-        raise DeviceError(f"phone {info.serial} has not authorised this computer",
-                          hint="unlock the phone and accept the 'Allow USB debugging?' prompt")
+        raise DeviceError(
+            f"phone {info.serial} has not authorised this computer",
+            hint="unlock the phone and accept the 'Allow USB debugging?' prompt",
+        )
     if info.state != "device":
-        raise DeviceError(f"phone {info.serial} is {info.state}",
-                          hint="reconnect the cable or run `adb reconnect`")
+        raise DeviceError(
+            f"phone {info.serial} is {info.state}",
+            hint="reconnect the cable or run `adb reconnect`",
+        )
 
 
 class AdbDevice:
@@ -139,23 +161,30 @@ class AdbDevice:
         except _adb_errors() as exc:
             text = str(exc)
             if "not found" in text or "offline" in text or isinstance(exc, OSError | EOFError):
-                raise DeviceError(f"phone {self._serial} disconnected while trying to {what}",
-                                  hint="reconnect it and check `screenpilot devices`; an "
-                                       "interrupted tap may or may not have happened") from exc
+                raise DeviceError(
+                    f"phone {self._serial} disconnected while trying to {what}",
+                    hint="reconnect it and check `screenpilot devices`; an "
+                    "interrupted tap may or may not have happened",
+                ) from exc
             if "unauthorized" in text:
-                raise DeviceError(f"phone {self._serial} is not authorised",
-                                  hint="accept the 'Allow USB debugging?' prompt") from exc
+                raise DeviceError(
+                    f"phone {self._serial} is not authorised",
+                    hint="accept the 'Allow USB debugging?' prompt",
+                ) from exc
             raise DeviceError(f"adb failed to {what}: {text}") from exc
 
     def shell(self, cmd: str, *, what: str = "", timeout: float | None = None) -> str:
         """Run a shell command on the phone and return its output (never retried)."""
-        out: Any = self._call(what or f"run `{cmd[:40]}`",
-                              lambda: self._dev.shell(cmd, timeout=timeout or self._timeout))
+        out: Any = self._call(
+            what or f"run `{cmd[:40]}`",
+            lambda: self._dev.shell(cmd, timeout=timeout or self._timeout),
+        )
         return str(out)
 
     def _shell_bytes(self, cmd: str) -> bytes:
-        out: Any = self._call(f"run `{cmd}`",
-                              lambda: self._dev.shell(cmd, encoding=None, timeout=self._timeout))
+        out: Any = self._call(
+            f"run `{cmd}`", lambda: self._dev.shell(cmd, encoding=None, timeout=self._timeout)
+        )
         return bytes(out)
 
     # --- the screen -------------------------------------------------------------------
@@ -172,8 +201,10 @@ class AdbDevice:
             except (UnidentifiedImageError, OSError, DeviceError) as exc:
                 last = exc
                 time.sleep(0.2 * (attempt + 1))
-        raise DeviceError(f"screencap failed on {self._serial}: {last}",
-                          hint="is the screen on and unlocked? try `adb shell screencap -p`")
+        raise DeviceError(
+            f"screencap failed on {self._serial}: {last}",
+            hint="is the screen on and unlocked? try `adb shell screencap -p`",
+        )
 
     def _notice_size(self, size: tuple[int, int]) -> None:
         if self._size is not None and size != self._size:
@@ -190,7 +221,7 @@ class AdbDevice:
         found = re.findall(r"(\d+)x(\d+)", text)
         if not found:
             raise DeviceError(f"cannot read the screen size from `wm size`: {text!r}")
-        w, h = map(int, found[-1])   # "Override size" comes last when set
+        w, h = map(int, found[-1])  # "Override size" comes last when set
         rotation = self.shell("dumpsys input", what="read the orientation")
         m = re.search(r"SurfaceOrientation:\s*(\d)", rotation)
         return (h, w) if m and int(m.group(1)) % 2 else (w, h)
@@ -231,8 +262,11 @@ class AdbDevice:
             return
         imes = self.shell("ime list -s", what="list input methods")
         if ADB_KEYBOARD_IME not in imes.split():
-            raise DeviceError("this text needs the ADB Keyboard input method, which is not "
-                              "installed on the phone", hint=ADB_KEYBOARD_HELP)
+            raise DeviceError(
+                "this text needs the ADB Keyboard input method, which is not "
+                "installed on the phone",
+                hint=ADB_KEYBOARD_HELP,
+            )
         previous = self.shell("settings get secure default_input_method").strip()
         if previous != ADB_KEYBOARD_IME:
             self.shell(f"ime set {ADB_KEYBOARD_IME}", what="switch to ADB Keyboard")
@@ -263,11 +297,14 @@ class AdbDevice:
     def launch(self, package: str) -> None:
         if not re.fullmatch(r"[A-Za-z][\w.]*", package):
             raise DeviceError(f"{package!r} is not an Android package name")
-        out = self.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1",
-                         what=f"open {package}")
+        out = self.shell(
+            f"monkey -p {package} -c android.intent.category.LAUNCHER 1", what=f"open {package}"
+        )
         if "No activities found" in out or "monkey aborted" in out:
-            raise DeviceError(f"app {package} is not installed on {self._serial}",
-                              hint="check the package name with `adb shell pm list packages`")
+            raise DeviceError(
+                f"app {package} is not installed on {self._serial}",
+                hint="check the package name with `adb shell pm list packages`",
+            )
 
     def current_app(self) -> str:
         text = self.shell("dumpsys window", what="read the app in front")
@@ -275,15 +312,17 @@ class AdbDevice:
         return m.group(1) if m else ""
 
     # --- recording ------------------------------------------------------------------------
-    def touch_events(self, *, stop: threading.Event | None = None,
-                     started: threading.Event | None = None) -> Iterator[Gesture]:
+    def touch_events(
+        self, *, stop: threading.Event | None = None, started: threading.Event | None = None
+    ) -> Iterator[Gesture]:
         """Stream the person's gestures (``getevent -lt``) until the caller stops iterating
         or ``stop`` is set; ``started`` is set once the stream is open."""
         ranges = parse_ranges(self.shell("getevent -lp", what="read the touchscreen"))
         slop = max(8, round(8 * self.density() / 160))
         parser = GestureParser(size=self.size(), ranges=ranges, slop_px=slop)
-        conn: Any = self._call("stream touches",
-                               lambda: self._dev.shell("getevent -lt", stream=True))
+        conn: Any = self._call(
+            "stream touches", lambda: self._dev.shell("getevent -lt", stream=True)
+        )
         if started is not None:
             started.set()
         try:

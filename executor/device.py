@@ -76,8 +76,9 @@ class Device(Protocol):
     def current_app(self) -> str:
         """Package name of the app in front."""
 
-    def touch_events(self, *, stop: threading.Event | None = None,
-                     started: threading.Event | None = None) -> Iterator[Gesture]:
+    def touch_events(
+        self, *, stop: threading.Event | None = None, started: threading.Event | None = None
+    ) -> Iterator[Gesture]:
         """Gestures the person makes on the phone, as they finish (for recording).
 
         The stream ends soon after ``stop`` is set; ``started`` is set once the phone

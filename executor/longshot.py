@@ -40,8 +40,7 @@ def _profile(gray: np.ndarray) -> np.ndarray:
     """Per-row means over vertical bands: a cheap fingerprint of each row."""
     _h, w = gray.shape
     edges = np.linspace(0, w, _BANDS + 1).astype(int)
-    return np.stack([gray[:, a:b].mean(axis=1) for a, b in itertools.pairwise(edges)],
-                    axis=1)
+    return np.stack([gray[:, a:b].mean(axis=1) for a, b in itertools.pairwise(edges)], axis=1)
 
 
 def fixed_regions(a: Image.Image, b: Image.Image) -> tuple[int, int]:
@@ -68,8 +67,9 @@ def _row_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.asarray(np.abs(a - b).mean(axis=1))
 
 
-def moving_band(a: Image.Image, b: Image.Image,
-                expected: int | None = None) -> tuple[int, int, int]:
+def moving_band(
+    a: Image.Image, b: Image.Image, expected: int | None = None
+) -> tuple[int, int, int]:
     """(top, bottom, shift) of the content that moved up between two frames.
 
     The shift is found on the middle fifth of the screen (content on any page);
@@ -82,7 +82,7 @@ def moving_band(a: Image.Image, b: Image.Image,
     y0, y1 = int(h * 0.4), int(h * 0.6)
     pa, pb = _profile(ga), _profile(gb)
     shifts = np.arange(0, h - y1)
-    errors = np.array([float(np.abs(pb[y0:y1] - pa[y0 + s:y1 + s]).mean()) for s in shifts])
+    errors = np.array([float(np.abs(pb[y0:y1] - pa[y0 + s : y1 + s]).mean()) for s in shifts])
     shift = _pick(shifts, errors, expected)
     if shift == 0:
         return 0, h, 0
@@ -127,8 +127,9 @@ def _pick(shifts: np.ndarray, errors: np.ndarray, expected: int | None) -> int:
     return int(candidates[np.argmin(np.abs(candidates - expected))])
 
 
-def estimate_shift(a: Image.Image, b: Image.Image, top: int, bottom: int,
-                   expected: int | None = None) -> int:
+def estimate_shift(
+    a: Image.Image, b: Image.Image, top: int, bottom: int, expected: int | None = None
+) -> int:
     """How many pixels the content between ``top`` and ``bottom`` moved up from a to b."""
     pa, pb = _profile(_gray(a)[top:bottom]), _profile(_gray(b)[top:bottom])
     n = bottom - top
@@ -170,10 +171,13 @@ class LongPage:
             return self.current_offset, Box(box.x1, box.y1 + dy, box.x2, box.y2 + dy)
         c1, c2 = box.y1 - self.top, min(box.y2, foot) - self.top
         lo, hi = max(0, c2 - view), min(self.max_offset, c1)
-        if lo <= self.current_offset <= hi and c1 - self.current_offset >= view // 10 \
-                and c2 - self.current_offset <= view - view // 10:
-            offset = self.current_offset                 # well in view already
-        else:                                            # scroll it to the middle
+        if (
+            lo <= self.current_offset <= hi
+            and c1 - self.current_offset >= view // 10
+            and c2 - self.current_offset <= view - view // 10
+        ):
+            offset = self.current_offset  # well in view already
+        else:  # scroll it to the middle
             offset = int(np.clip(c1 - (view - (c2 - c1)) // 2, 0, self.max_offset))
         y1 = c1 - offset + self.top
         return offset, Box(box.x1, y1, box.x2, max(y1 + 1, c2 - offset + self.top))
@@ -185,8 +189,8 @@ class LongPage:
         the screen shows something else there (the "header" scrolled after all), the
         page is scrolled back to its top, where the first frame's places hold."""
         if box.y2 <= self.top and self.current_offset > 0:
-            shown = _gray(device.capture())[box.y1:box.y2]
-            first = _gray(self.image)[box.y1:box.y2]
+            shown = _gray(device.capture())[box.y1 : box.y2]
+            first = _gray(self.image)[box.y1 : box.y2]
             if shown.shape == first.shape and float(np.abs(shown - first).mean()) > 4.0:
                 page = self
                 for _ in range(12):
@@ -216,15 +220,19 @@ class LongPage:
         match; None for the fixed bars or when nothing matches well."""
         if box.y1 < self.top or box.y1 >= self.top + self.content_height:
             return None
-        strip = _gray(self.image)[box.y1:box.y2]
-        start = int(screen.size[1] * STATUS_BAR_SHARE)     # the whole screen below the
-        band = _gray(screen)[start:]                        # status bar: a band may be off
+        strip = _gray(self.image)[box.y1 : box.y2]
+        start = int(screen.size[1] * STATUS_BAR_SHARE)  # the whole screen below the
+        band = _gray(screen)[start:]  # status bar: a band may be off
         h = strip.shape[0]
         if h < 4 or band.shape[0] <= h or strip.std() < 1.0:
-            return None                       # blank rows tell nothing apart
+            return None  # blank rows tell nothing apart
         a, b = strip[::2, ::2], band[::2, ::2]
-        diffs = np.array([np.abs(b[y:y + a.shape[0]] - a).mean()
-                          for y in range(0, b.shape[0] - a.shape[0] + 1)])
+        diffs = np.array(
+            [
+                np.abs(b[y : y + a.shape[0]] - a).mean()
+                for y in range(0, b.shape[0] - a.shape[0] + 1)
+            ]
+        )
         best = int(np.argmin(diffs))
         if diffs[best] > 2.0:
             return None
@@ -283,7 +291,7 @@ def _stitch(frames: list[Image.Image], shifts: list[int], top: int, bottom: int)
         return LongPage(frames[0], (w, h), top, bottom, (0,), 0)
     parts = [np.asarray(frames[0].convert("RGB"))[:bottom]]
     for frame, shift in zip(frames[1:], shifts, strict=True):
-        parts.append(np.asarray(frame.convert("RGB"))[bottom - shift:bottom])
+        parts.append(np.asarray(frame.convert("RGB"))[bottom - shift : bottom])
     parts.append(np.asarray(frames[-1].convert("RGB"))[bottom:])
     offsets = tuple(int(v) for v in np.cumsum([0, *shifts]))
     image = Image.fromarray(np.concatenate(parts, axis=0))

@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from screenpilot.executor.device import Gesture
 
 LONG_PRESS_MS = 500
-_LINE = re.compile(r"^\[\s*(?P<t>\d+\.\d+)\]\s+(?P<dev>\S+):\s+(?P<type>\w+)\s+(?P<code>\w+)"
-                   r"\s+(?P<value>\S+)\s*$")
+_LINE = re.compile(
+    r"^\[\s*(?P<t>\d+\.\d+)\]\s+(?P<dev>\S+):\s+(?P<type>\w+)\s+(?P<code>\w+)"
+    r"\s+(?P<value>\S+)\s*$"
+)
 _RANGE = re.compile(r"(ABS_MT_POSITION_[XY])\s*:\s*value\s+-?\d+,\s*min\s+(-?\d+),\s*max\s+(-?\d+)")
 
 
@@ -41,10 +43,16 @@ class AxisRanges:
     def scale(self, raw_x: int, raw_y: int, size: tuple[int, int]) -> tuple[int, int]:
         """Raw axis values -> screen pixels (identity when the ranges are unknown)."""
         w, h = size
-        x = raw_x if self.x_max <= self.x_min else \
-            (raw_x - self.x_min) * (w - 1) / (self.x_max - self.x_min)
-        y = raw_y if self.y_max <= self.y_min else \
-            (raw_y - self.y_min) * (h - 1) / (self.y_max - self.y_min)
+        x = (
+            raw_x
+            if self.x_max <= self.x_min
+            else (raw_x - self.x_min) * (w - 1) / (self.x_max - self.x_min)
+        )
+        y = (
+            raw_y
+            if self.y_max <= self.y_min
+            else (raw_y - self.y_min) * (h - 1) / (self.y_max - self.y_min)
+        )
         return round(x), round(y)
 
 
@@ -106,8 +114,9 @@ class GestureParser:
         if not self._lifting:
             return None
         self._down, self._lifting, self._touch = False, False, None
-        return classify(touch.points, touch.start, self._time, self.slop_px) \
-            if touch.points else None
+        return (
+            classify(touch.points, touch.start, self._time, self.slop_px) if touch.points else None
+        )
 
 
 def classify(points: list[tuple[int, int]], start: float, end: float, slop_px: int) -> Gesture:
@@ -122,8 +131,9 @@ def classify(points: list[tuple[int, int]], start: float, end: float, slop_px: i
     return Gesture("swipe", x, y, ex, ey, start, duration)
 
 
-def gestures(lines: Iterable[str], size: tuple[int, int], ranges: AxisRanges | None = None,
-             slop_px: int = 24) -> Iterator[Gesture]:
+def gestures(
+    lines: Iterable[str], size: tuple[int, int], ranges: AxisRanges | None = None, slop_px: int = 24
+) -> Iterator[Gesture]:
     """Every finished gesture in a stream of ``getevent -lt`` lines."""
     parser = GestureParser(size=size, ranges=ranges or AxisRanges(), slop_px=slop_px)
     for line in lines:

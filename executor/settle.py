@@ -39,8 +39,14 @@ def frames_equal(a: Image.Image, b: Image.Image, *, tolerance: float = 0.002) ->
     return float(diff.mean()) <= tolerance
 
 
-def wait_until_settled(device: Device, *, timeout: float = 3.0, interval: float = 0.15,
-                       before: Image.Image | None = None, grace: float = 0.5) -> Settled:
+def wait_until_settled(
+    device: Device,
+    *,
+    timeout: float = 3.0,
+    interval: float = 0.15,
+    before: Image.Image | None = None,
+    grace: float = 0.5,
+) -> Settled:
     """Capture until two consecutive frames match, or ``timeout`` seconds pass.
 
     ``before`` is the frame from before the action: while the screen still shows

@@ -19,7 +19,8 @@ ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
 ADB_KEYBOARD_HELP = (
     "install ADB Keyboard (https://github.com/senzhk/ADBKeyBoard: "
     "`adb install ADBKeyboard.apk`, then `adb shell ime enable "
-    f"{ADB_KEYBOARD_IME}`) to type non-ASCII text")
+    f"{ADB_KEYBOARD_IME}`) to type non-ASCII text"
+)
 CHUNK = 200
 _KEYS = {"\n": "KEYCODE_ENTER", "\t": "KEYCODE_TAB"}
 
@@ -44,7 +45,7 @@ def _runs(text: str) -> Iterator[str]:
             if i < len(parts) - 1:
                 chunk += "%"
             for start in range(0, len(chunk), CHUNK):
-                yield chunk[start:start + CHUNK]
+                yield chunk[start : start + CHUNK]
 
 
 def input_text_commands(text: str) -> list[str]:

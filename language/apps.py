@@ -18,20 +18,20 @@ from collections.abc import Iterable
 #: App (its launcher label, lower case) -> what it is for, in plain words.
 APPS: dict[str, str] = {
     "settings": "settings wifi internet network bluetooth airplane mode hotspot display "
-                "brightness dark theme font size screen timeout sound volume ring ringtone "
-                "vibrate vibration do not disturb notifications location gps security "
-                "screen lock pin password app pinning privacy apps battery percentage "
-                "storage about phone android version build number developer options "
-                "system language date time 24 hour format backup reset",
+    "brightness dark theme font size screen timeout sound volume ring ringtone "
+    "vibrate vibration do not disturb notifications location gps security "
+    "screen lock pin password app pinning privacy apps battery percentage "
+    "storage about phone android version build number developer options "
+    "system language date time 24 hour format backup reset",
     "contacts": "contacts people person contact add create save edit delete phone number "
-                "email call dial favorites star import export vcf vcard",
+    "email call dial favorites star import export vcf vcard",
     "phone": "phone call dial calls recent calls voicemail keypad",
     "clock": "clock alarm wake me up morning timer countdown stopwatch world clock time zone "
-             "city bedtime",
+    "city bedtime",
     "messages": "messages sms text message send reply chat conversation verification code "
-                "unread read mark",
+    "unread read mark",
     "shop": "shop shopping buy order orders cart purchase product item search promo code "
-            "coupon payment history account sign out size quantity",
+    "coupon payment history account sign out size quantity",
     "chrome": "browser web website internet page url search the web",
     "camera": "camera photo picture selfie video record",
     "gallery": "gallery photos pictures images albums",
@@ -55,18 +55,37 @@ APPS: dict[str, str] = {
 #: Phrases that settle which app a task belongs to ("alarm volume" is a setting,
 #: though "alarm" alone is the clock's).
 PHRASES: dict[str, tuple[str, ...]] = {
-    "settings": ("alarm volume", "media volume", "ring volume", "call volume", "screen timeout",
-                 "time format", "developer options", "android version", "battery percentage",
-                 "app pinning", "do not disturb", "dark theme", "airplane mode"),
+    "settings": (
+        "alarm volume",
+        "media volume",
+        "ring volume",
+        "call volume",
+        "screen timeout",
+        "time format",
+        "developer options",
+        "android version",
+        "battery percentage",
+        "app pinning",
+        "do not disturb",
+        "dark theme",
+        "airplane mode",
+    ),
     "clock": ("world clock", "time zone", "stopwatch"),
     "messages": ("text message", "verification code"),
     "shop": ("promo code", "order history", "payment history", "my cart"),
 }
 
 #: Other words for an app's name in a command ("text Bob" opens Messages).
-ALIASES: dict[str, str] = {"message": "messages", "sms": "messages", "contact": "contacts",
-                           "setting": "settings", "alarm clock": "clock", "browser": "chrome",
-                           "shopping": "shop", "store": "shop"}
+ALIASES: dict[str, str] = {
+    "message": "messages",
+    "sms": "messages",
+    "contact": "contacts",
+    "setting": "settings",
+    "alarm clock": "clock",
+    "browser": "chrome",
+    "shopping": "shop",
+    "store": "shop",
+}
 
 #: Settings entries -> what is under them (so "brightness" finds "Display").
 SETTINGS_ENTRIES: dict[str, str] = {
@@ -90,7 +109,7 @@ SETTINGS_ENTRIES: dict[str, str] = {
 #: Entries most apps have (tabs, menu rows) -> what is behind them.
 APP_ENTRIES: dict[str, str] = {
     "account": "account profile sign in sign out log out payment history notifications "
-               "help password address settings",
+    "help password address settings",
     "profile": "account profile sign out log out payment notifications help settings",
     "me": "account profile sign out payment notifications settings",
     "orders": "orders order history purchases details track delivery",
@@ -127,9 +146,11 @@ def named_app(task: str, labels: Iterable[str]) -> str | None:
             if not name.isascii():
                 pos = text.find(name)
             else:
-                m = re.search(rf"\b(?:in|using|with|from|to|open|launch)\s+(?:the\s+|my\s+)?"
-                              rf"{re.escape(name)}\b(?:\s+app)?|\b{re.escape(name)}\s+app\b",
-                              text)
+                m = re.search(
+                    rf"\b(?:in|using|with|from|to|open|launch)\s+(?:the\s+|my\s+)?"
+                    rf"{re.escape(name)}\b(?:\s+app)?|\b{re.escape(name)}\s+app\b",
+                    text,
+                )
                 pos = m.start() if m else -1
             if pos >= 0:
                 found.append((pos, label))

@@ -36,8 +36,11 @@ def field_kind(e: Element) -> str:
     if "name" in label:
         return "name"
     shown = value_kind(e.text) if e.text and not e.hint else "text"
-    return shown if shown == "email" or (shown == "number" and len(
-        re.sub(r"\D", "", e.text)) >= 7) else "text"      # it holds a number: a number field
+    return (
+        shown
+        if shown == "email" or (shown == "number" and len(re.sub(r"\D", "", e.text)) >= 7)
+        else "text"
+    )  # it holds a number: a number field
 
 
 def value_kind(value: str) -> str:
@@ -50,7 +53,7 @@ def value_kind(value: str) -> str:
 def fits(value: str, field: str) -> bool:
     """Whether a value of kind ``value`` (``value_kind``, or first / last for the parts
     of a name) goes into a field of kind ``field`` (``field_kind``)."""
-    if field == "recipient":              # "To": a number or an address, not a message
+    if field == "recipient":  # "To": a number or an address, not a message
         return value in ("email", "number")
     if value in ("email", "number"):
         return field == value
@@ -61,5 +64,4 @@ def fits(value: str, field: str) -> bool:
 
 def typed_values(history: Sequence[Step]) -> list[str]:
     """Values typed so far (a trailing Enter that submitted one is not part of it)."""
-    return [(s.action.text or "").rstrip("\n") for s in history
-            if s.action.kind is ActionKind.TYPE]
+    return [(s.action.text or "").rstrip("\n") for s in history if s.action.kind is ActionKind.TYPE]

@@ -24,10 +24,15 @@ def keyboard_top(screen: Screen, nav_top: int | None = None) -> int | None:
         return min(b.box.y1 for b in screen.blocks if b.kind is BlockKind.KEYBOARD)
     bottom = screen.height if nav_top is None else nav_top
     low = screen.height * 0.5
-    keys = [e for e in screen.elements
-            if e.kind in (ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON)
-            and e.box.y1 >= low and e.box.y2 <= bottom + 4 and len(e.label.strip()) <= 1
-            and e.box.width < screen.width / 6]
+    keys = [
+        e
+        for e in screen.elements
+        if e.kind in (ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON)
+        and e.box.y1 >= low
+        and e.box.y2 <= bottom + 4
+        and len(e.label.strip()) <= 1
+        and e.box.width < screen.width / 6
+    ]
     if len(keys) < MIN_KEYS:
         return None
     pitch = int(np.median([e.box.height for e in keys]))
@@ -37,7 +42,7 @@ def keyboard_top(screen: Screen, nav_top: int | None = None) -> int | None:
             rows[-1].append(e)
         else:
             rows.append([e])
-    full = [r for r in rows if len(r) >= ROW_KEYS]   # a keyboard row has many keys side by side
+    full = [r for r in rows if len(r) >= ROW_KEYS]  # a keyboard row has many keys side by side
     if len(full) < 2:
         return None
     top = min(e.box.y1 for r in full for e in r)

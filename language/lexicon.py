@@ -20,7 +20,7 @@ class Concept:
     """One Android setting: its name as Settings shows it and what people call it."""
 
     name: str
-    kind: str                          # switch | level | choice | page
+    kind: str  # switch | level | choice | page
     en: tuple[str, ...]
     zh: tuple[str, ...]
     keys: tuple[tuple[str, ...], ...] = ()
@@ -50,19 +50,29 @@ def _data(name: str) -> dict[str, Any]:
 def concepts() -> tuple[Concept, ...]:
     out = []
     for c in _data("concepts.json")["concepts"]:
-        out.append(Concept(name=c["name"], kind=c["kind"], en=tuple(c["en"]),
-                           zh=tuple(c.get("zh", ())),
-                           keys=tuple(tuple(g) for g in c.get("keys", ())),
-                           inverse=tuple(c.get("inverse", ())), up=tuple(c.get("up", ())),
-                           down=tuple(c.get("down", ())), why=c["why"]))
+        out.append(
+            Concept(
+                name=c["name"],
+                kind=c["kind"],
+                en=tuple(c["en"]),
+                zh=tuple(c.get("zh", ())),
+                keys=tuple(tuple(g) for g in c.get("keys", ())),
+                inverse=tuple(c.get("inverse", ())),
+                up=tuple(c.get("up", ())),
+                down=tuple(c.get("down", ())),
+                why=c["why"],
+            )
+        )
     return tuple(out)
 
 
 @functools.cache
 def phrases(language: str) -> tuple[Phrase, ...]:
     """The rewrites of ``language`` (en | zh), longest source first."""
-    out = [Phrase(tuple(p["from"]), p["to"], p["why"], bool(p.get("verb_only")))
-           for p in _data("phrases.json")[language]]
+    out = [
+        Phrase(tuple(p["from"]), p["to"], p["why"], bool(p.get("verb_only")))
+        for p in _data("phrases.json")[language]
+    ]
     return tuple(out)
 
 
@@ -100,6 +110,7 @@ def rewrite_zh(text: str) -> str:
 def _lead_then(to: str) -> Callable[[re.Match[str]], str]:
     def sub(m: re.Match[str]) -> str:
         return m.group(1) + to
+
     return sub
 
 
@@ -107,16 +118,18 @@ def rewrite_en(text: str) -> str:
     """Everyday English to the words apps show ("kill the wi-fi" -> "turn off the wi-fi");
     a ``verb_only`` phrase only where a command starts or a clause does."""
     for source, p in _ordered("en"):
-        if p.verb_only:     # a verb before what it acts on, never before a number
-            pattern = rf"(^|[,;.!?]\s*|\b(?:and|then|please|pls)\s+)({re.escape(source)})\b" \
-                      r"(?!\s+(?:number|numbers|call|calls|book|vibration)\b)(?!\s*[\d+])"
+        if p.verb_only:  # a verb before what it acts on, never before a number
+            pattern = (
+                rf"(^|[,;.!?]\s*|\b(?:and|then|please|pls)\s+)({re.escape(source)})\b"
+                r"(?!\s+(?:number|numbers|call|calls|book|vibration)\b)(?!\s*[\d+])"
+            )
             text = re.sub(pattern, _lead_then(p.to), text, flags=re.I)
         else:
             source_re = re.escape(source)
             lead = r"\b" if source[0].isalnum() else ""
             tail = r"\b" if source[-1].isalnum() else ""
             # "promo" -> "promo code" leaves "promo code" as it is
-            already = p.to[len(source):] if p.to.lower().startswith(source.lower()) else ""
+            already = p.to[len(source) :] if p.to.lower().startswith(source.lower()) else ""
             ahead = rf"(?!{re.escape(already)})" if already.strip() else ""
             text = re.sub(rf"{lead}{source_re}{tail}{ahead}", p.to, text, flags=re.I)
     return re.sub(r"[ \t]+", " ", text).strip()

@@ -15,54 +15,163 @@ from dataclasses import dataclass
 from screenpilot.language import parse_command
 from screenpilot.language.apps import app_names
 
-_ON = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
-                 r"|^\s*(show|use)\b"
-                 r"|\bon\s*$|打开|开启|启用", re.I)
-_OFF = re.compile(r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}off\b|\b(disable|deactivate|stop)\b"
-                  r"|^\s*hide\b"
-                  r"|\boff\s*$|关闭|停用", re.I)
+_ON = re.compile(
+    r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
+    r"|^\s*(show|use)\b"
+    r"|\bon\s*$|打开|开启|启用",
+    re.I,
+)
+_OFF = re.compile(
+    r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}off\b|\b(disable|deactivate|stop)\b"
+    r"|^\s*hide\b"
+    r"|\boff\s*$|关闭|停用",
+    re.I,
+)
 #: "Turn my phone to Dark theme": a mode's name (capitalised) after "to" turns it on.
-_TO_MODE = re.compile(r"\b(?:[Tt]urn|[Ss]witch|[Cc]hange|[Pp]ut)\s+(?:\w+\s+){0,3}(?:to|into)\s+"
-                      r"(?:the\s+)?[A-Z][a-z]")
-_OPEN = re.compile(r"^\s*(?:(?:please|can you|could you)\s+)?(open|go to|navigate to|launch|"
-                   r"show( me)?|view|check|see|find|look up|what is|what's|what are|where is|"
-                   r"how much|打开|进入|查看)\b", re.I)
+_TO_MODE = re.compile(
+    r"\b(?:[Tt]urn|[Ss]witch|[Cc]hange|[Pp]ut)\s+(?:\w+\s+){0,3}(?:to|into)\s+"
+    r"(?:the\s+)?[A-Z][a-z]"
+)
+_OPEN = re.compile(
+    r"^\s*(?:(?:please|can you|could you)\s+)?(open|go to|navigate to|launch|"
+    r"show( me)?|view|check|see|find|look up|what is|what's|what are|where is|"
+    r"how much|打开|进入|查看)\b",
+    re.I,
+)
 #: The verb a command starts with ("sign out", "call", "delete"), after please / can you.
-_VERB = re.compile(r"^\s*(?:(?:please|can you|could you|help me|i want to|i need to)\s+)?"
-                   r"(sign out|log out|mark all|add to cart|[a-z]+)\b", re.I)
+_VERB = re.compile(
+    r"^\s*(?:(?:please|can you|could you|help me|i want to|i need to)\s+)?"
+    r"(sign out|log out|mark all|add to cart|[a-z]+)\b",
+    re.I,
+)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
-_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.)|\b)"
-                    r"|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))", re.I)
+_CLOCK = re.compile(
+    r"\b(\d{1,2}):(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.)|\b)"
+    r"|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))",
+    re.I,
+)
 #: "search (my contacts) for X (in the Shop app)": X is what to type.
-_SEARCH = re.compile(r"\b(?:search|look)\s+(?:(?:my|the)\s+\w+\s+)?for\s+(.+?)"
-                     r"(?:\s+in\s+(?:the\s+)?\w+(?:\s+app)?)?\s*[.!?]?\s*$", re.I)
+_SEARCH = re.compile(
+    r"\b(?:search|look)\s+(?:(?:my|the)\s+\w+\s+)?for\s+(.+?)"
+    r"(?:\s+in\s+(?:the\s+)?\w+(?:\s+app)?)?\s*[.!?]?\s*$",
+    re.I,
+)
 #: The body of a message after "saying", "message:" or a colon ("发短信：明天见").
 _BODY = re.compile(r"(?:\bsaying|\bmessage\s*:|:|：)\s*(.+?)\s*$", re.I)
 #: "in the Shop app", "in Messages", "using Clock": where, not what to type.
 _WHERE = re.compile(r"\b(?:in|using)\s+(?:the\s+|my\s+)?([A-Z]\w+)(?:\s+app)?\b")
 _PERCENT = re.compile(r"(\d{1,3})\s*%")
-_LEVELS = {"max": 1.0, "maximum": 1.0, "full": 1.0, "highest": 1.0, "min": 0.0,
-           "minimum": 0.0, "lowest": 0.0, "half": 0.5, "middle": 0.5}
+_LEVELS = {
+    "max": 1.0,
+    "maximum": 1.0,
+    "full": 1.0,
+    "highest": 1.0,
+    "min": 0.0,
+    "minimum": 0.0,
+    "lowest": 0.0,
+    "half": 0.5,
+    "middle": 0.5,
+}
 #: Words that say nothing about where to go.
-_STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "and", "with", "for", "of", "my",
-         "named", "called", "as", "new", "please", "at", "from", "is", "be", "their", "his",
-         "her", "it", "this", "that", "settings", "setting", "app", "open", "go", "show",
-         "turn", "set", "can", "you", "could", "me", "i"}
+_STOP = {
+    "the",
+    "a",
+    "an",
+    "to",
+    "in",
+    "into",
+    "on",
+    "off",
+    "and",
+    "with",
+    "for",
+    "of",
+    "my",
+    "named",
+    "called",
+    "as",
+    "new",
+    "please",
+    "at",
+    "from",
+    "is",
+    "be",
+    "their",
+    "his",
+    "her",
+    "it",
+    "this",
+    "that",
+    "settings",
+    "setting",
+    "app",
+    "open",
+    "go",
+    "show",
+    "turn",
+    "set",
+    "can",
+    "you",
+    "could",
+    "me",
+    "i",
+}
 STOP_WORDS = frozenset(_STOP)
 #: Capitalised words that are no values to type.
-_NOT_NAMES = _STOP | {"contact", "contacts", "number", "phone", "message", "save", "add",
-                      "create", "send", "alarm", "delete", "call", "search", "text", "wifi",
-                      "wi", "fi", "bluetooth", "monday", "tuesday", "wednesday", "thursday",
-                      "friday", "saturday", "sunday", "am", "pm"} | app_names()
+_NOT_NAMES = (
+    _STOP
+    | {
+        "contact",
+        "contacts",
+        "number",
+        "phone",
+        "message",
+        "save",
+        "add",
+        "create",
+        "send",
+        "alarm",
+        "delete",
+        "call",
+        "search",
+        "text",
+        "wifi",
+        "wi",
+        "fi",
+        "bluetooth",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "am",
+        "pm",
+    }
+    | app_names()
+)
 #: Verbs of commands whose capitalised names are typed (a new contact's name).
-_TYPING_VERBS = {"add", "create", "save", "new", "make", "type", "write", "enter", "rename",
-                 "name", "label", "register", "sign"}
+_TYPING_VERBS = {
+    "add",
+    "create",
+    "save",
+    "new",
+    "make",
+    "type",
+    "write",
+    "enter",
+    "rename",
+    "name",
+    "label",
+    "register",
+    "sign",
+}
 _NAMING = re.compile(r"\b(named|called|name is|name as|label(?:led)? it|titled)\b", re.I)
 #: "add X to my cart": X is picked, not typed.
-_ONTO = re.compile(r"\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|wish ?list)\b",
-                   re.I)
+_ONTO = re.compile(r"\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|wish ?list)\b", re.I)
 #: Codes to type: capitals and digits together ("SAVE10").
 _CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{4,}\b")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
@@ -92,7 +201,7 @@ class TaskIntent:
             digits = v.lstrip("+").isdigit()
             if (len(v) > 3 and not digits) or (digits and len(v) >= 7):
                 text = text.replace(v, " ")
-        text = re.sub(r"\+?\d[\d\- ]{5,}\d", " ", text)     # phone numbers as written
+        text = re.sub(r"\+?\d[\d\- ]{5,}\d", " ", text)  # phone numbers as written
         return " ".join(text.split())
 
     @property
@@ -105,17 +214,18 @@ class TaskIntent:
         return {w for w in norm(clock_words(self.text)).split() if w not in _STOP}
 
 
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b",
-                   re.I)
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b", re.I)
 
 
 def clock_words(text: str) -> str:
     """Times as one word each: '6:30AM', '6:30 AM' and '6:30' all read 't0630'."""
+
     def word(m: re.Match[str]) -> str:
         if m.group(3):
             hour = int(m.group(1)) % 12 + (12 if m.group(3).lower().startswith("p") else 0)
             return f" t{hour:02d}{m.group(2) or '00'} "
         return f" t{int(m.group(4)):02d}{m.group(5)} "
+
     return _TIME.sub(word, text)
 
 
@@ -135,8 +245,9 @@ def _values(text: str) -> list[tuple[str, bool]]:
     def take(pattern: re.Pattern[str], rest: str) -> str:
         for m in pattern.finditer(rest):
             if pattern is _CLOCK:
-                found.extend([(m.start(), m.group(1) or m.group(3)),
-                              (m.start() + 1, m.group(2) or "00")])
+                found.extend(
+                    [(m.start(), m.group(1) or m.group(3)), (m.start() + 1, m.group(2) or "00")]
+                )
             elif pattern is _NUMBER:
                 found.append((m.start(), re.sub(r"[\s-]", "", m.group(0))))
             else:
@@ -151,12 +262,12 @@ def _values(text: str) -> list[tuple[str, bool]]:
             m = pattern.search(rest)
             if m and m.group(1).strip():
                 found.append((m.start(1), m.group(1).strip()))
-                rest = rest[:m.start(1)] + " " * len(m.group(1)) + rest[m.end(1):]
+                rest = rest[: m.start(1)] + " " * len(m.group(1)) + rest[m.end(1) :]
     rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
     for m in _NAME.finditer(rest):
         word, start = m.group(1), m.start()
         before = rest[:start].rstrip()
-        if not before or before[-1] in ".!?":   # a sentence's first capital means nothing
+        if not before or before[-1] in ".!?":  # a sentence's first capital means nothing
             word = word.partition(" ")[2]
             start += len(m.group(1)) - len(word)
         if word and norm(word) not in _NOT_NAMES:
@@ -192,6 +303,13 @@ def parse_task(text: str) -> TaskIntent:
     values = tuple(v for v, name in found if typing or not name)
     targets = tuple(v for v, name in found if name and not typing)
     level = command.level if command.level is not None else _level(text)
-    return TaskIntent(text=text, switch_to=switch_to, values=values, level=level,
-                      open_only=bool(_OPEN.search(text)), verb=verb, targets=targets,
-                      ordinal=command.ordinal)
+    return TaskIntent(
+        text=text,
+        switch_to=switch_to,
+        values=values,
+        level=level,
+        open_only=bool(_OPEN.search(text)),
+        verb=verb,
+        targets=targets,
+        ordinal=command.ordinal,
+    )

@@ -1,11 +1,11 @@
 """Times, days, numbers and levels as people write them, in one written form each.
 
-    >>> normalise_times("wake me at quarter past seven in the morning")
-    'wake me at 7:15 am'
-    >>> normalise_times("明天早上七点叫我")
-    '明天 7:00 am 叫我'
-    >>> parse_clock("6:45 pm")
-    (18, 45)
+>>> normalise_times("wake me at quarter past seven in the morning")
+'wake me at 7:15 am'
+>>> normalise_times("明天早上七点叫我")
+'明天 7:00 am 叫我'
+>>> parse_clock("6:45 pm")
+(18, 45)
 """
 
 from __future__ import annotations
@@ -13,13 +13,47 @@ from __future__ import annotations
 import re
 
 #: English number words (a person writes "five minutes", "three mugs").
-NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-                "thirteen": 13, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30,
-                "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90,
-                "a hundred": 100, "hundred": 100}
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9}
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
+    "a hundred": 100,
+    "hundred": 100,
+}
+_ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _WORD = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
 _HOUR_WORD = r"(\d{1,2}|" + _WORD + r")"
 
@@ -44,8 +78,19 @@ def _num(word: str) -> int:
 
 
 _ZH_NUM = r"([零〇一二两三四五六七八九十\d]{1,3})"
-_ZH_PERIOD = {"凌晨": "am", "早上": "am", "早晨": "am", "上午": "am", "清晨": "am", "中午": "pm",
-              "下午": "pm", "傍晚": "pm", "晚上": "pm", "今晚": "pm", "夜里": "pm"}
+_ZH_PERIOD = {
+    "凌晨": "am",
+    "早上": "am",
+    "早晨": "am",
+    "上午": "am",
+    "清晨": "am",
+    "中午": "pm",
+    "下午": "pm",
+    "傍晚": "pm",
+    "晚上": "pm",
+    "今晚": "pm",
+    "夜里": "pm",
+}
 
 
 def _zh_times(text: str) -> str:
@@ -70,8 +115,7 @@ def _zh_times(text: str) -> str:
         return f" {hour}:{minute:02d} {period} ".replace("  ", " ")
 
     minutes = r"(半|一刻|三刻|[零〇一二三四五六七八九十\d]{1,3}分?)?"
-    text = re.sub(rf"({periods})?\s*{_ZH_NUM}\s*[点點时]\s*{minutes}",
-                  clock, text)
+    text = re.sub(rf"({periods})?\s*{_ZH_NUM}\s*[点點时]\s*{minutes}", clock, text)
 
     def timed(m: re.Match[str]) -> str:
         return f" {m.group(2)}:{m.group(3)} {_ZH_PERIOD[m.group(1)]} "
@@ -99,16 +143,30 @@ def normalise_times(text: str) -> str:
         hour = (_num(m.group(2)) - 1) or 12
         return f"{hour}:{60 - minute:02d}"
 
-    text = re.sub(rf"\b(half|quarter|{_WORD}|\d{{1,2}})(?: minutes?)? past {_HOUR_WORD}\b",
-                  past, text, flags=re.I)
-    text = re.sub(rf"\b(quarter|{_WORD}|\d{{1,2}})(?: minutes?)? (?:to|before) {_HOUR_WORD}\b",
-                  to, text, flags=re.I)
-    text = re.sub(rf"\b{_HOUR_WORD}\s*o'?\s?clock\b",
-                  lambda m: f"{_num(m.group(1))}:00", text, flags=re.I)
+    text = re.sub(
+        rf"\b(half|quarter|{_WORD}|\d{{1,2}})(?: minutes?)? past {_HOUR_WORD}\b",
+        past,
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        rf"\b(quarter|{_WORD}|\d{{1,2}})(?: minutes?)? (?:to|before) {_HOUR_WORD}\b",
+        to,
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        rf"\b{_HOUR_WORD}\s*o'?\s?clock\b", lambda m: f"{_num(m.group(1))}:00", text, flags=re.I
+    )
     # "6.45 am", "at 6.45"
-    text = re.sub(r"\b(\d{1,2})\.(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.|in the|at night|tonight))",
-                  r"\1:\2", text, flags=re.I)
+    text = re.sub(
+        r"\b(\d{1,2})\.(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.|in the|at night|tonight))",
+        r"\1:\2",
+        text,
+        flags=re.I,
+    )
     text = re.sub(r"(?<=\bat )(\d{1,2})\.(\d{2})\b", r"\1:\2", text, flags=re.I)
+
     # "at 3 in the afternoon", "7 in the morning", "10:30 at night"
     def period(m: re.Match[str]) -> str:
         clock = m.group(1) if ":" in m.group(1) else f"{m.group(1)}:00"
@@ -116,18 +174,33 @@ def normalise_times(text: str) -> str:
         half = "am" if "morning" in word else "pm"
         return f"{clock} {half}"
 
-    text = re.sub(r"(?<![:\d])(\d{1,2}(?::\d{2})?)\s*(?:am|a\.m\.)?\s+"
-                  r"(in the morning|in the afternoon|"
-                  r"in the evening|at night|tonight)\b", period, text, flags=re.I)
-    text = re.sub(r"(?<![:\d])(\d{1,2})\s*(a\.m\.|am|p\.m\.|pm)\b",
-                  lambda m: f"{m.group(1)}:00 {m.group(2)[0].lower()}m", text, flags=re.I)
-    text = re.sub(r"\b(\d{1,2}:\d{2})\s*(a\.m\.|am|p\.m\.|pm)\b",
-                  lambda m: f"{m.group(1)} {m.group(2)[0].lower()}m", text, flags=re.I)
+    text = re.sub(
+        r"(?<![:\d])(\d{1,2}(?::\d{2})?)\s*(?:am|a\.m\.)?\s+"
+        r"(in the morning|in the afternoon|"
+        r"in the evening|at night|tonight)\b",
+        period,
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        r"(?<![:\d])(\d{1,2})\s*(a\.m\.|am|p\.m\.|pm)\b",
+        lambda m: f"{m.group(1)}:00 {m.group(2)[0].lower()}m",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        r"\b(\d{1,2}:\d{2})\s*(a\.m\.|am|p\.m\.|pm)\b",
+        lambda m: f"{m.group(1)} {m.group(2)[0].lower()}m",
+        text,
+        flags=re.I,
+    )
     # a half-day said before the hour ("morning alarm at 7" is rare; "7 am tomorrow morning")
-    text = re.sub(r"\b(\d{1,2}:\d{2})(?!\s*[ap]m)\b(?=.*\b(tomorrow )?morning\b)",
-                  r"\1 am", text, flags=re.I)
-    text = re.sub(r"\b(?:tomorrow|this) morning\b|\bmorning\b(?=.*\d:\d{2} am)", " ", text,
-                  flags=re.I)
+    text = re.sub(
+        r"\b(\d{1,2}:\d{2})(?!\s*[ap]m)\b(?=.*\b(tomorrow )?morning\b)", r"\1 am", text, flags=re.I
+    )
+    text = re.sub(
+        r"\b(?:tomorrow|this) morning\b|\bmorning\b(?=.*\d:\d{2} am)", " ", text, flags=re.I
+    )
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
@@ -178,8 +251,10 @@ def parse_days(text: str) -> tuple[int, ...]:
         days += [5, 6]
     if not days and re.search(r"\b(every ?day|daily|each day)\b|每天|每日", low):
         days += range(7)
-    name = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|" \
-           r"thur|thurs|fri|sat|sun)s?"
+    name = (
+        r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|"
+        r"thur|thurs|fri|sat|sun)s?"
+    )
     m = re.search(rf"\b{name}\s*(?:-|to|through|thru|until|till)\s*{name}\b", low)
     if m:
         a, b = _SHORT[m.group(1)[:3]], _SHORT[m.group(2)[:3]]
@@ -207,25 +282,47 @@ def spelled_numbers(text: str) -> str:
     'three coffee mugs' -> '3 coffee mugs' ('one' only before a unit)."""
     words = [w for w in NUMBER_WORDS if w not in ("one", "zero", "a hundred", "hundred")]
     pattern = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    text = re.sub(rf"\b({pattern})\b(?=\s+[a-z])",
-                  lambda m: str(NUMBER_WORDS[m.group(1).lower()]), text, flags=re.I)
+    text = re.sub(
+        rf"\b({pattern})\b(?=\s+[a-z])",
+        lambda m: str(NUMBER_WORDS[m.group(1).lower()]),
+        text,
+        flags=re.I,
+    )
     text = re.sub(r"\bone\b(?=\s+(?:minute|hour|second)s?\b)", "1", text, flags=re.I)
     text = re.sub(r"\bzero\b", "0", text, flags=re.I)
-    text = re.sub(r"\b(\d+)\s*x\b(?=\s+[a-z])|\b(\d+)x\b", lambda m: m.group(1) or m.group(2),
-                  text, flags=re.I)
+    text = re.sub(
+        r"\b(\d+)\s*x\b(?=\s+[a-z])|\b(\d+)x\b",
+        lambda m: m.group(1) or m.group(2),
+        text,
+        flags=re.I,
+    )
     return text
 
 
-_UNITS = {"s": "seconds", "sec": "seconds", "secs": "seconds", "second": "seconds",
-          "seconds": "seconds", "m": "minutes", "min": "minutes", "mins": "minutes",
-          "minute": "minutes", "minutes": "minutes", "h": "hours", "hr": "hours", "hrs": "hours",
-          "hour": "hours", "hours": "hours"}
+_UNITS = {
+    "s": "seconds",
+    "sec": "seconds",
+    "secs": "seconds",
+    "second": "seconds",
+    "seconds": "seconds",
+    "m": "minutes",
+    "min": "minutes",
+    "mins": "minutes",
+    "minute": "minutes",
+    "minutes": "minutes",
+    "h": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "hour": "hours",
+    "hours": "hours",
+}
 
 
 def parse_duration(text: str) -> tuple[int, str] | None:
     """'5 min', '5-minute', 'five minutes' (after ``spelled_numbers``) -> (5, 'minutes')."""
-    m = re.search(r"\b(\d{1,3})\s*-?\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|[smh])\b",
-                  text, re.I)
+    m = re.search(
+        r"\b(\d{1,3})\s*-?\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|[smh])\b", text, re.I
+    )
     if not m:
         return None
     return int(m.group(1)), _UNITS[m.group(2).lower()]

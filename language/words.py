@@ -13,17 +13,34 @@ from screenpilot.language.apps import app_names
 from screenpilot.language.taskparse import TaskIntent, clock_words, norm
 
 #: Words that mean the same thing on buttons.
-SYNONYMS = {"add": "create", "new": "create", "remove": "delete", "erase": "delete",
-            "dial": "call", "phone": "call", "text": "message", "sms": "message",
-            "favorite": "star",
-            "favourite": "star", "favorites": "star", "favourites": "star", "wifi": "wifi",
-            "modify": "edit", "change": "edit", "pencil": "edit", "chat": "message",
-            "conversation": "message", "log": "sign", "logout": "sign out"}
+SYNONYMS = {
+    "add": "create",
+    "new": "create",
+    "remove": "delete",
+    "erase": "delete",
+    "dial": "call",
+    "phone": "call",
+    "text": "message",
+    "sms": "message",
+    "favorite": "star",
+    "favourite": "star",
+    "favorites": "star",
+    "favourites": "star",
+    "wifi": "wifi",
+    "modify": "edit",
+    "change": "edit",
+    "pencil": "edit",
+    "chat": "message",
+    "conversation": "message",
+    "log": "sign",
+    "logout": "sign out",
+}
 
 
 #: Words of icon names that say how the icon is drawn, not what it does.
-STYLE_WORDS = frozenset({"outline", "outlined", "filled", "rounded", "sharp", "variant", "alt",
-                         "two", "tone"})
+STYLE_WORDS = frozenset(
+    {"outline", "outlined", "filled", "rounded", "sharp", "variant", "alt", "two", "tone"}
+)
 
 
 def stems(text: str) -> set[str]:
@@ -37,15 +54,14 @@ def stems(text: str) -> set[str]:
     return out
 
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ions", "ion", "ates", "ate", "ed", "es", "e",
-             "s")
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ions", "ion", "ates", "ate", "ed", "es", "e", "s")
 
 
 def stem(word: str) -> str:
     """A crude English stem: 'vibration', 'vibrate' -> 'vibr'; 'alarms' -> 'alarm'."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[:-len(suffix)]
+            return word[: -len(suffix)]
     return word
 
 

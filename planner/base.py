@@ -33,9 +33,11 @@ class Usage:
     total_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(self.prompt_tokens + other.prompt_tokens,
-                     self.completion_tokens + other.completion_tokens,
-                     self.total_tokens + other.total_tokens)
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.total_tokens + other.total_tokens,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,8 @@ class Decision:
 class Planner(Protocol):
     """Chooses the next action for a task on the current screen."""
 
-    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
-             hints: PlanHints | None = None) -> Decision:
+    def next(
+        self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
+    ) -> Decision:
         """The next action; raises ``PlannerError`` when none can be chosen."""
         ...

@@ -45,8 +45,10 @@ _PLACEHOLDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "role": (frozenset(), frozenset()),
     "reference": (frozenset(), frozenset()),
     "demonstrations": (frozenset({"items"}), frozenset({"items"})),
-    "demonstration": (frozenset({"instruction", "app", "steps"}),
-                      frozenset({"instruction", "steps"})),
+    "demonstration": (
+        frozenset({"instruction", "app", "steps"}),
+        frozenset({"instruction", "steps"}),
+    ),
     "knowledge": (frozenset({"items"}), frozenset({"items"})),
     "task": (frozenset({"task"}), frozenset({"task"})),
     "history": (frozenset({"steps"}), frozenset({"steps"})),
@@ -56,6 +58,8 @@ _PLACEHOLDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "question": (frozenset({"task", "ids"}), frozenset()),
     "reask": (frozenset({"error", "ids"}), frozenset({"error", "ids"})),
 }
+
+
 def task_part(task: str) -> str:
     """The person's words, and when the command language reads them otherwise, how
     (the same parsed command the offline planner acts on): "wake me at 6.45" ->
@@ -65,10 +69,14 @@ def task_part(task: str) -> str:
     text = task.strip()
     command = parse_command(text)
     if command.question:
-        return f"{text}\nUnclear: {command.question} If the screens do not settle it, " \
-               "answer stop with done false and ask."
-    if re.sub(r"\W+", " ", command.canonical).strip().lower() == \
-            re.sub(r"\W+", " ", text).strip().lower():
+        return (
+            f"{text}\nUnclear: {command.question} If the screens do not settle it, "
+            "answer stop with done false and ask."
+        )
+    if (
+        re.sub(r"\W+", " ", command.canonical).strip().lower()
+        == re.sub(r"\W+", " ", text).strip().lower()
+    ):
         return text
     return f"{text}\nRead as: {command.canonical} ({command.summary()})"
 
@@ -108,8 +116,10 @@ def _check_placeholders(name: str, template: Template, source: str) -> None:
     allowed, required = _PLACEHOLDERS[name]
     used = set(template.get_identifiers())
     if not template.is_valid() or used - allowed or required - used:
-        raise PlannerError(f"prompt file {source}: template {name!r} uses {sorted(used)}; "
-                           f"it may use {sorted(allowed)} and must use {sorted(required)}")
+        raise PlannerError(
+            f"prompt file {source}: template {name!r} uses {sorted(used)}; "
+            f"it may use {sorted(allowed)} and must use {sorted(required)}"
+        )
 
 
 @functools.lru_cache(maxsize=8)
@@ -119,8 +129,9 @@ def load_prompts(name: str = "chain") -> PromptSet:
     try:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise PlannerError(f"no prompt set {name!r} in {PROMPTS_PACKAGE}",
-                           hint="reinstall screenpilot") from exc
+        raise PlannerError(
+            f"no prompt set {name!r} in {PROMPTS_PACKAGE}", hint="reinstall screenpilot"
+        ) from exc
     return PromptSet.from_yaml(text, source=f"{name}.yaml")
 
 
@@ -129,9 +140,16 @@ class ChainPlanner:
 
     name = "llm"
 
-    def __init__(self, llm: ChatModel, *, temperature: float = 0.0, reasks: int = 1,
-                 max_history: int = 15, max_steps: int | None = 20,
-                 prompts: PromptSet | None = None) -> None:
+    def __init__(
+        self,
+        llm: ChatModel,
+        *,
+        temperature: float = 0.0,
+        reasks: int = 1,
+        max_history: int = 15,
+        max_steps: int | None = 20,
+        prompts: PromptSet | None = None,
+    ) -> None:
         self.llm = llm
         self.temperature = temperature
         self.reasks = reasks
@@ -140,8 +158,9 @@ class ChainPlanner:
         self.prompts = prompts or load_prompts()
         self.usage = Usage()
 
-    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
-             hints: PlanHints | None = None) -> Decision:
+    def next(
+        self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
+    ) -> Decision:
         """The LLM's next action for ``task`` on ``screen``; see the module docstring."""
         if self.max_steps is not None and len(history) >= self.max_steps:
             reason = f"gave up after {len(history)} steps (the limit is {self.max_steps})"
@@ -149,17 +168,28 @@ class ChainPlanner:
         messages = self.messages(task, screen, history, hints)
         return self._ask(messages, screen)
 
-    def messages(self, task: str, screen: Screen, history: Sequence[Step],
-                 hints: PlanHints | None = None) -> list[dict[str, str]]:
+    def messages(
+        self, task: str, screen: Screen, history: Sequence[Step], hints: PlanHints | None = None
+    ) -> list[dict[str, str]]:
         """The chat messages for one step: a system and a user message."""
         hints = hints or PlanHints()
-        system = [self._render("role"), self._render("reference"),
-                  self._demonstrations(hints.demonstrations), self._knowledge(hints.knowledge)]
-        user = [self._render("task", task=task_part(task)), self._history(history),
-                self._failed(hints.failed_paths), self._ui(screen),
-                self._render("question", task=task.strip(), ids=available_ids(screen))]
-        return [{"role": "system", "content": _join(system)},
-                {"role": "user", "content": _join(user)}]
+        system = [
+            self._render("role"),
+            self._render("reference"),
+            self._demonstrations(hints.demonstrations),
+            self._knowledge(hints.knowledge),
+        ]
+        user = [
+            self._render("task", task=task_part(task)),
+            self._history(history),
+            self._failed(hints.failed_paths),
+            self._ui(screen),
+            self._render("question", task=task.strip(), ids=available_ids(screen)),
+        ]
+        return [
+            {"role": "system", "content": _join(system)},
+            {"role": "user", "content": _join(user)},
+        ]
 
     def _ask(self, messages: list[dict[str, str]], screen: Screen) -> Decision:
         usage = Usage()
@@ -172,9 +202,13 @@ class ChainPlanner:
                 if attempt == self.reasks:
                     raise LLMResponseError(
                         f"no usable action after {attempt + 1} answers: {exc.message}",
-                        hint=exc.hint) from exc
-                messages = [*messages, {"role": "assistant", "content": result.text},
-                            {"role": "user", "content": self._reask(exc, screen)}]
+                        hint=exc.hint,
+                    ) from exc
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": result.text},
+                    {"role": "user", "content": self._reask(exc, screen)},
+                ]
                 continue
             return Decision(action, action.reason, usage, attempts=attempt + 1)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -202,10 +236,15 @@ class ChainPlanner:
     def _demonstrations(self, demos: Sequence[Demonstration]) -> str:
         if not demos:
             return ""
-        items = [self._render("demonstration", instruction=d.instruction,
-                              app=f" (in {d.app})" if d.app else "",
-                              steps=_numbered(d.steps, indent="    "))
-                 for d in demos]
+        items = [
+            self._render(
+                "demonstration",
+                instruction=d.instruction,
+                app=f" (in {d.app})" if d.app else "",
+                steps=_numbered(d.steps, indent="    "),
+            )
+            for d in demos
+        ]
         return self._render("demonstrations", items="\n".join(items))
 
     def _knowledge(self, notes: Sequence[str]) -> str:
@@ -215,31 +254,39 @@ class ChainPlanner:
     def _history(self, history: Sequence[Step]) -> str:
         if not history:
             return self._render("history_empty")
-        shown = list(history)[-self.max_history:] if self.max_history > 0 else []
-        lines = [f"({len(history) - len(shown)} earlier actions not shown)"] if len(shown) < len(
-            history) else []
+        shown = list(history)[-self.max_history :] if self.max_history > 0 else []
+        lines = (
+            [f"({len(history) - len(shown)} earlier actions not shown)"]
+            if len(shown) < len(history)
+            else []
+        )
         lines += [history_line(s, n) for n, s in enumerate(shown, len(history) - len(shown) + 1)]
         return self._render("history", steps="\n".join(lines))
 
     def _failed(self, paths: Sequence[ExploredPath]) -> str:
         if not paths:
             return ""
-        lines = ["- " + " -> ".join(p.steps) + (f" (wrong: {p.why})" if p.why else "")
-                 for p in paths]
+        lines = [
+            "- " + " -> ".join(p.steps) + (f" (wrong: {p.why})" if p.why else "") for p in paths
+        ]
         return self._render("failed_paths", paths="\n".join(lines))
 
     def _ui(self, screen: Screen) -> str:
         described = screen.describe() or "(nothing was recognised on this screen)"
-        return self._render("ui", app=screen.app or "unknown",
-                            screen=_SCREEN_TAG.sub(r"‹\1screen›", described))
+        return self._render(
+            "ui", app=screen.app or "unknown", screen=_SCREEN_TAG.sub(r"‹\1screen›", described)
+        )
 
 
 def history_line(step: Step, number: int) -> str:
     """One step of the history in words; a secret's text never appears."""
     action = step.action
     line = f"{number}. {action.describe(step.before)}."
-    reason = _redact(step.reason or action.reason, action.text or "") if action.secret else (
-        step.reason or action.reason)
+    reason = (
+        _redact(step.reason or action.reason, action.text or "")
+        if action.secret
+        else (step.reason or action.reason)
+    )
     if reason:
         line += f" Reason: {reason}"
     if step.error:

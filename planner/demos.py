@@ -25,9 +25,18 @@ from screenpilot.model import (
 )
 
 #: Elements a tap may aim at.
-TAPPABLE = {ElementKind.BUTTON, ElementKind.TEXT, ElementKind.ICON, ElementKind.IMAGE,
-            ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
-            ElementKind.SPINNER, ElementKind.EDIT_TEXT}
+TAPPABLE = {
+    ElementKind.BUTTON,
+    ElementKind.TEXT,
+    ElementKind.ICON,
+    ElementKind.IMAGE,
+    ElementKind.SWITCH,
+    ElementKind.CHECK_BOX,
+    ElementKind.RADIO_GROUP,
+    ElementKind.SPINNER,
+    ElementKind.EDIT_TEXT,
+}
+
 
 @dataclass(frozen=True)
 class DemoStep:
@@ -35,18 +44,21 @@ class DemoStep:
     switch", "long press 'X'", "type 'V' into the 'F' field", "scroll down [the 'L'
     list]", "drag the 'X' slider to N%", "press back|home|enter"."""
 
-    verb: str                 # tap | long press | type | scroll | drag | back | home | other
+    verb: str  # tap | long press | type | scroll | drag | back | home | other
     label: str = ""
-    kind: str = ""            # switch | check box | icon | field | ""
+    kind: str = ""  # switch | check box | icon | field | ""
     value: str = ""
     secret: bool = False
     direction: Direction = Direction.DOWN
     level: float | None = None
-    at: tuple[float, float] | None = None   # "tap at 81% 7% of the screen": shares
+    at: tuple[float, float] | None = None  # "tap at 81% 7% of the screen": shares
 
 
-_STEP_TAP = re.compile(r"^(tap|long press)\s+(?:the\s+)?'(.+?)'"
-                       r"(?:\s+(switch|check box|icon|button|tab|field))?", re.I)
+_STEP_TAP = re.compile(
+    r"^(tap|long press)\s+(?:the\s+)?'(.+?)'"
+    r"(?:\s+(switch|check box|icon|button|tab|field))?",
+    re.I,
+)
 
 
 _STEP_TYPE = re.compile(r"^type\s+(?:'(.*)'|(<secret>))\s+into\s+(?:the\s+)?'(.+?)'", re.I)
@@ -65,8 +77,9 @@ def parse_step(text: str) -> DemoStep:
     t = text.strip()
     if m := _STEP_TYPE.match(t):
         secret = m.group(2) is not None or m.group(1) == SECRET_PLACEHOLDER
-        return DemoStep("type", m.group(3), "field", "" if secret else m.group(1) or "",
-                        secret=secret)
+        return DemoStep(
+            "type", m.group(3), "field", "" if secret else m.group(1) or "", secret=secret
+        )
     if m := _STEP_AT.match(t):
         return DemoStep(m.group(1).lower(), at=(int(m.group(2)) / 100, int(m.group(3)) / 100))
     if m := _STEP_TAP.match(t):
@@ -109,12 +122,21 @@ def find_target(screen: Screen, step: DemoStep) -> Element | None:
         kinds = TOGGLES
         hits = [e for e in screen.elements if e.kind in kinds and same_label(e.label, step.label)]
     elif step.verb == "drag":
-        hits = [e for e in screen.elements if e.kind is ElementKind.SEEK_BAR
-                and same_label(e.caption or e.label, step.label)]
+        hits = [
+            e
+            for e in screen.elements
+            if e.kind is ElementKind.SEEK_BAR and same_label(e.caption or e.label, step.label)
+        ]
     else:
-        hits = [e for e in screen.elements if e.kind in TAPPABLE
-                and (same_label(e.label, step.label) or (e.icon_label and
-                                                    same_label(e.icon_label, step.label)))]
+        hits = [
+            e
+            for e in screen.elements
+            if e.kind in TAPPABLE
+            and (
+                same_label(e.label, step.label)
+                or (e.icon_label and same_label(e.icon_label, step.label))
+            )
+        ]
     if not hits:
         return None
     exact = [e for e in hits if norm(e.label) == norm(step.label)]
@@ -142,15 +164,17 @@ def _step_matches(step: Step, demo: DemoStep) -> bool:
             e = step.before.element(step.action.element)
         except KeyError:
             return False
-        return same_label(e.label, demo.label) or bool(e.icon_label and
-                                                  same_label(e.icon_label, demo.label))
+        return same_label(e.label, demo.label) or bool(
+            e.icon_label and same_label(e.icon_label, demo.label)
+        )
     if demo.verb == "type":
         return kind is ActionKind.TYPE
     if demo.verb == "scroll":
         return kind is ActionKind.SCROLL
     if demo.verb == "drag":
-        return kind is ActionKind.SWIPE or (kind is ActionKind.TAP and
-                                            step.action.point is not None)
+        return kind is ActionKind.SWIPE or (
+            kind is ActionKind.TAP and step.action.point is not None
+        )
     if demo.verb == "back":
         return kind is ActionKind.BACK
     if demo.verb == "home":
@@ -164,9 +188,15 @@ def demo_fits(intent: TaskIntent, steps: Sequence[str]) -> bool:
     alike the two sentences are."""
     task = stems(" ".join(intent.words) + " " + intent.text)
     for step in (parse_step(s) for s in steps):
-        if (step.kind in ("switch", "check box") or step.verb == "drag") and step.label \
-                and not any(a[:5] == b[:5] if min(len(a), len(b)) >= 5 else a == b
-                            for a in stems(step.label) for b in task):
+        if (
+            (step.kind in ("switch", "check box") or step.verb == "drag")
+            and step.label
+            and not any(
+                a[:5] == b[:5] if min(len(a), len(b)) >= 5 else a == b
+                for a in stems(step.label)
+                for b in task
+            )
+        ):
             return False
     return True
 
@@ -181,8 +211,7 @@ def demo_progress(steps: Sequence[str], history: Sequence[Step]) -> int:
         if step.undone or step.error:
             continue
         for j in range(done, min(done + 3, len(parsed))):
-            skippable = j <= done + 1 or all(p.verb in ("scroll", "other")
-                                             for p in parsed[done:j])
+            skippable = j <= done + 1 or all(p.verb in ("scroll", "other") for p in parsed[done:j])
             if skippable and _step_matches(step, parsed[j]):
                 done = j + 1
                 break

@@ -61,16 +61,39 @@ NO_KEY = "not-needed"
 KEY_HINT = "check llm.api_key (or SCREENPILOT_LLM_API_KEY)"
 MODEL_HINT = "check llm.model and llm.base_url (most servers' base URL ends in /v1)"
 URL_HINT = "check llm.base_url and that the server is running"
-BODY_HINT = ("check llm.base_url: it must name the chat API itself (most end in /v1), "
-             "not a web page or a proxy's login page")
+BODY_HINT = (
+    "check llm.base_url: it must name the chat API itself (most end in /v1), "
+    "not a web page or a proxy's login page"
+)
 #: Hosts of services that always need a key (a local server needs none).
-HOSTED = ("openai.com", "dashscope", "aliyuncs.com", "deepseek.com", "baidubce.com",
-          "anthropic.com", "mistral.ai", "groq.com", "together.xyz", "openrouter.ai",
-          "moonshot.cn", "bigmodel.cn", "volces.com", "siliconflow.cn", "azure.com")
+HOSTED = (
+    "openai.com",
+    "dashscope",
+    "aliyuncs.com",
+    "deepseek.com",
+    "baidubce.com",
+    "anthropic.com",
+    "mistral.ai",
+    "groq.com",
+    "together.xyz",
+    "openrouter.ai",
+    "moonshot.cn",
+    "bigmodel.cn",
+    "volces.com",
+    "siliconflow.cn",
+    "azure.com",
+)
 
 
-def check_settings(base_url: str, api_key: str, model: str, *, timeout: float = 60.0,
-                   deadline: float = 60.0, max_retries: int = 0) -> None:
+def check_settings(
+    base_url: str,
+    api_key: str,
+    model: str,
+    *,
+    timeout: float = 60.0,
+    deadline: float = 60.0,
+    max_retries: int = 0,
+) -> None:
     """Refuse LLM settings that cannot work, before a run touches the phone.
 
     ``ConfigError`` (exit 2) for a base URL that is not an http(s) URL with a host,
@@ -82,27 +105,37 @@ def check_settings(base_url: str, api_key: str, model: str, *, timeout: float = 
     try:
         parts = urlsplit(base_url.strip())
         host = (parts.hostname or "").lower()
-        _ = parts.port                      # a port that is not a number, or out of range
+        _ = parts.port  # a port that is not a number, or out of range
     except ValueError as exc:
-        raise ConfigError(f"llm.base_url {base_url!r} is not a URL: {exc}",
-                          hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1") from None
+        raise ConfigError(
+            f"llm.base_url {base_url!r} is not a URL: {exc}",
+            hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1",
+        ) from None
     if any(ch.isspace() or not ch.isprintable() for ch in base_url.strip()):
-        raise ConfigError(f"llm.base_url {base_url!r} holds spaces or control characters",
-                          hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1")
+        raise ConfigError(
+            f"llm.base_url {base_url!r} holds spaces or control characters",
+            hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1",
+        )
     if parts.scheme not in ("http", "https") or not host:
-        raise ConfigError(f"llm.base_url {base_url!r} is not an http(s) URL with a host",
-                          hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1")
+        raise ConfigError(
+            f"llm.base_url {base_url!r} is not an http(s) URL with a host",
+            hint="e.g. --set llm.base_url=http://127.0.0.1:8000/v1",
+        )
     if not model.strip():
         raise ConfigError("llm.model is empty", hint="e.g. --set llm.model=qwen-max")
-    if not api_key.strip() and any(host == h or host.endswith("." + h) or h in host
-                                   for h in HOSTED):
-        raise ConfigError(f"llm.api_key is empty, and {host} needs one",
-                          hint="set SCREENPILOT_LLM_API_KEY, or --set llm.api_key=...")
+    if not api_key.strip() and any(
+        host == h or host.endswith("." + h) or h in host for h in HOSTED
+    ):
+        raise ConfigError(
+            f"llm.api_key is empty, and {host} needs one",
+            hint="set SCREENPILOT_LLM_API_KEY, or --set llm.api_key=...",
+        )
     if not timeout > 0 or not deadline > 0 or max_retries < 0:
-        raise ConfigError(f"bad LLM limits: llm.timeout={timeout:g}, llm.deadline={deadline:g}"
-                          f", llm.max_retries={max_retries}",
-                          hint="llm.timeout and llm.deadline must be > 0, "
-                               "llm.max_retries >= 0")
+        raise ConfigError(
+            f"bad LLM limits: llm.timeout={timeout:g}, llm.deadline={deadline:g}"
+            f", llm.max_retries={max_retries}",
+            hint="llm.timeout and llm.deadline must be > 0, llm.max_retries >= 0",
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +194,19 @@ class OpenAIChat:
     _send_temperature: bool = field(default=True, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.max_retries < 0 or not self.timeout > 0 or self.backoff < 0 \
-                or not self.deadline > 0:
-            raise LLMError(f"bad LLM client settings: max_retries={self.max_retries}, "
-                           f"timeout={self.timeout}, deadline={self.deadline}, "
-                           f"backoff={self.backoff}",
-                           hint="llm.max_retries must be >= 0, llm.timeout and llm.deadline > 0",
-                           kind="misconfigured")
+        if (
+            self.max_retries < 0
+            or not self.timeout > 0
+            or self.backoff < 0
+            or not self.deadline > 0
+        ):
+            raise LLMError(
+                f"bad LLM client settings: max_retries={self.max_retries}, "
+                f"timeout={self.timeout}, deadline={self.deadline}, "
+                f"backoff={self.backoff}",
+                hint="llm.max_retries must be >= 0, llm.timeout and llm.deadline > 0",
+                kind="misconfigured",
+            )
 
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.0) -> ChatResult:
         """Ask the endpoint; retries transient failures within ``deadline`` seconds, raises
@@ -187,39 +226,52 @@ class OpenAIChat:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _gave_up(self, error: LLMError, tries: int) -> LLMError:
-        return LLMError(f"{error.message}; gave up after {tries} "
-                        f"{'try' if tries == 1 else 'tries'} within llm.deadline "
-                        f"({self.deadline:g}s)", hint=error.hint, kind=error.kind)
+        return LLMError(
+            f"{error.message}; gave up after {tries} "
+            f"{'try' if tries == 1 else 'tries'} within llm.deadline "
+            f"({self.deadline:g}s)",
+            hint=error.hint,
+            kind=error.kind,
+        )
 
     def _wait(self, attempt: int, retry: _Retry, ends: float) -> bool:
         """Sleep before the next try; False when that would pass the deadline."""
-        delay = min(self.max_backoff, self.backoff * 2 ** attempt)
+        delay = min(self.max_backoff, self.backoff * 2**attempt)
         if retry.after is not None:
             delay = min(self.max_backoff, max(delay, retry.after))
         delay *= 0.5 + self.jitter() / 2
         if self.clock() + delay >= ends:
             return False
         self.retries += 1
-        log.warning("%s; retry %d/%d in %.2fs", retry.error.message, attempt + 1,
-                    self.max_retries, delay)
+        log.warning(
+            "%s; retry %d/%d in %.2fs", retry.error.message, attempt + 1, self.max_retries, delay
+        )
         self.sleep(delay)
         return True
 
     def _account(self, result: ChatResult, retries: int) -> ChatResult:
         self.calls += 1
         self.usage = self.usage + result.usage
-        log.debug("LLM call %d: %d prompt + %d completion tokens (%d retries)", self.calls,
-                  result.usage.prompt_tokens, result.usage.completion_tokens, retries)
+        log.debug(
+            "LLM call %d: %d prompt + %d completion tokens (%d retries)",
+            self.calls,
+            result.usage.prompt_tokens,
+            result.usage.completion_tokens,
+            retries,
+        )
         return ChatResult(result.text, result.usage, result.model, result.finish_reason, retries)
 
     def _timed_out(self, seconds: float) -> _Retry:
         where = self._redact(f"the LLM endpoint at {self.base_url}")
-        return _Retry(LLMError(f"{where} did not answer within {seconds:.3g}s",
-                               hint="raise llm.timeout / llm.deadline, or check the server",
-                               kind="timed out"))
+        return _Retry(
+            LLMError(
+                f"{where} did not answer within {seconds:.3g}s",
+                hint="raise llm.timeout / llm.deadline, or check the server",
+                kind="timed out",
+            )
+        )
 
-    def _bounded(self, messages: Sequence[Message], temperature: float,
-                 left: float) -> ChatResult:
+    def _bounded(self, messages: Sequence[Message], temperature: float, left: float) -> ChatResult:
         """One try, abandoned (its client closed) when it outlives what is left of the
         deadline: a server that trickles its answer never times out a single read."""
         if left <= 0:
@@ -235,7 +287,7 @@ class OpenAIChat:
 
         worker = threading.Thread(target=attempt, name="llm-request", daemon=True)
         worker.start()
-        worker.join(left)                        # never past the deadline
+        worker.join(left)  # never past the deadline
         if not box:
             client, self._client = self._client, None
             if client is not None:
@@ -247,12 +299,14 @@ class OpenAIChat:
             raise outcome
         return outcome
 
-    def _attempt(self, messages: Sequence[Message], temperature: float,
-                 limit: float) -> ChatResult:
+    def _attempt(self, messages: Sequence[Message], temperature: float, limit: float) -> ChatResult:
         import openai
 
-        kwargs: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages],
-                                  "timeout": limit}
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": [dict(m) for m in messages],
+            "timeout": limit,
+        }
         if self._send_temperature:
             kwargs["temperature"] = temperature
         try:
@@ -273,8 +327,11 @@ class OpenAIChat:
 
     def _not_chat(self, what: str) -> LLMError:
         where = self._redact(f"the LLM endpoint at {self.base_url}")
-        return LLMError(f"{where} answered with {self._redact(what)[:200]}, not a chat "
-                        "completion", hint=BODY_HINT, kind="not a chat answer")
+        return LLMError(
+            f"{where} answered with {self._redact(what)[:200]}, not a chat completion",
+            hint=BODY_HINT,
+            kind="not a chat answer",
+        )
 
     def _parse(self, raw: Any) -> ChatResult:
         """The chat completion in an HTTP 200 answer, or ``LLMError`` saying what came."""
@@ -286,8 +343,9 @@ class OpenAIChat:
         try:
             response = raw.parse()
         except Exception as exc:  # JSONDecodeError, UnicodeDecodeError, a shape of its own
-            raise self._not_chat(f"a body that is not JSON ({type(exc).__name__}: "
-                                 f"{' '.join(str(exc).split())[:80]})") from None
+            raise self._not_chat(
+                f"a body that is not JSON ({type(exc).__name__}: {' '.join(str(exc).split())[:80]})"
+            ) from None
         if isinstance(response, str | bytes) or not hasattr(response, "choices"):
             raise self._not_chat(f"JSON of another shape ({_peek(raw)})")
         return self._result(response)
@@ -303,11 +361,18 @@ class OpenAIChat:
             import openai
 
             try:
-                self._client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key or NO_KEY,
-                                             timeout=self.timeout, max_retries=0)
+                self._client = openai.OpenAI(
+                    base_url=self.base_url,
+                    api_key=self.api_key or NO_KEY,
+                    timeout=self.timeout,
+                    max_retries=0,
+                )
             except openai.OpenAIError as exc:
-                raise LLMError(f"cannot set up the LLM client: {self._redact(str(exc))}",
-                               hint=URL_HINT, kind="misconfigured") from None
+                raise LLMError(
+                    f"cannot set up the LLM client: {self._redact(str(exc))}",
+                    hint=URL_HINT,
+                    kind="misconfigured",
+                ) from None
         client: openai.OpenAI = self._client
         return client
 
@@ -323,11 +388,16 @@ class OpenAIChat:
         message = getattr(choices[0], "message", None) if choices else None
         text = getattr(message, "content", None) if message is not None else None
         if not isinstance(text, str) or not text.strip():
-            raise LLMResponseError(f"the LLM ({self.model}) answered with no text",
-                                   hint="the model may not support chat; check llm.model")
-        return ChatResult(text=text, usage=_usage(getattr(response, "usage", None)),
-                          model=str(getattr(response, "model", "") or self.model),
-                          finish_reason=str(getattr(choices[0], "finish_reason", "") or ""))
+            raise LLMResponseError(
+                f"the LLM ({self.model}) answered with no text",
+                hint="the model may not support chat; check llm.model",
+            )
+        return ChatResult(
+            text=text,
+            usage=_usage(getattr(response, "usage", None)),
+            model=str(getattr(response, "model", "") or self.model),
+            finish_reason=str(getattr(choices[0], "finish_reason", "") or ""),
+        )
 
     def _translate(self, exc: Exception) -> Exception:
         """An ``openai`` exception as an ``LLMError``, or a ``_Retry`` wrapping one."""
@@ -347,24 +417,41 @@ class OpenAIChat:
         said = self._redact(_server_message(exc))
         detail = f" (HTTP {status}: {said})" if said else f" (HTTP {status})"
         if status in (401, 403):
-            return LLMError(f"{where} refused the API key{detail}", hint=KEY_HINT,
-                            kind="refused the key")
+            return LLMError(
+                f"{where} refused the API key{detail}", hint=KEY_HINT, kind="refused the key"
+            )
         if status == 404:
-            return LLMError(f"model '{self.model}' not found at {where}{detail}", hint=MODEL_HINT,
-                            kind="model not found")
+            return LLMError(
+                f"model '{self.model}' not found at {where}{detail}",
+                hint=MODEL_HINT,
+                kind="model not found",
+            )
         if status == 429 and _code(exc) == "insufficient_quota":
-            return LLMError(f"{where} says the account is out of quota{detail}",
-                            hint="check the plan and billing of llm.api_key", kind="out of quota")
+            return LLMError(
+                f"{where} says the account is out of quota{detail}",
+                hint="check the plan and billing of llm.api_key",
+                kind="out of quota",
+            )
         if status == 429:
-            return _Retry(LLMError(f"{where} is rate limiting{detail}",
-                                   hint="wait, or raise llm.max_retries", kind="rate limited"),
-                          after=_retry_after(exc))
+            return _Retry(
+                LLMError(
+                    f"{where} is rate limiting{detail}",
+                    hint="wait, or raise llm.max_retries",
+                    kind="rate limited",
+                ),
+                after=_retry_after(exc),
+            )
         if status >= 500:
-            return _Retry(LLMError(f"{where} failed{detail}",
-                                   hint="the server is in trouble; try again later",
-                                   kind="server error"))
-        return LLMError(f"{where} rejected the request{detail}", hint=MODEL_HINT,
-                        kind="rejected the request")
+            return _Retry(
+                LLMError(
+                    f"{where} failed{detail}",
+                    hint="the server is in trouble; try again later",
+                    kind="server error",
+                )
+            )
+        return LLMError(
+            f"{where} rejected the request{detail}", hint=MODEL_HINT, kind="rejected the request"
+        )
 
     def _redact(self, text: str) -> str:
         key = self.api_key
@@ -456,9 +543,11 @@ class ScriptedLLM:
         self.prompts.append(recorded)
         self.temperatures.append(temperature)
         if turn >= len(self.answers):
-            raise LLMError(f"ScriptedLLM ran out of answers: its script holds {len(self.answers)} "
-                           f"and it was asked for answer {turn + 1}",
-                           hint="add answers to the script")
+            raise LLMError(
+                f"ScriptedLLM ran out of answers: its script holds {len(self.answers)} "
+                f"and it was asked for answer {turn + 1}",
+                hint="add answers to the script",
+            )
         item = self.answers[turn]
         if isinstance(item, BaseException):
             raise item

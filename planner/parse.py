@@ -37,8 +37,9 @@ _APPLIES: dict[ActionKind, frozenset[str]] = {
     ActionKind.LAUNCH: frozenset({"app"}),
     ActionKind.STOP: frozenset({"done"}),
 }
-_FORMAT_HINT = ('answer with one JSON object such as {"action": "tap", "element": 3, '
-                '"reason": "..."}')
+_FORMAT_HINT = (
+    'answer with one JSON object such as {"action": "tap", "element": 3, "reason": "..."}'
+)
 #: How a hint listing the ids on the screen begins.
 IDS_HINT = "the elements on the screen are"
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
@@ -127,8 +128,8 @@ def _repair(text: str) -> str:
             end = _string_end(text, i)
             if end < 0:
                 return text
-            body = text[i + 1:end]
-            out.append(text[i:end + 1] if c == '"' else _requote(body))
+            body = text[i + 1 : end]
+            out.append(text[i : end + 1] if c == '"' else _requote(body))
             i, prev = end + 1, '"'
             continue
         word = re.match(r"[A-Za-z_]+", text[i:])
@@ -154,8 +155,10 @@ def to_action(data: Mapping[str, Any], screen: Screen | None = None) -> Action:
     """Check an answer's fields and build the ``Action``; ``LLMResponseError`` if wrong."""
     unknown = sorted(set(data) - set(ANSWER_KEYS))
     if unknown:
-        raise LLMResponseError(f"unknown key(s) {', '.join(map(repr, unknown))} in the answer",
-                               hint=f"use only the keys {', '.join(ANSWER_KEYS)}")
+        raise LLMResponseError(
+            f"unknown key(s) {', '.join(map(repr, unknown))} in the answer",
+            hint=f"use only the keys {', '.join(ANSWER_KEYS)}",
+        )
     kind = _kind(data.get("action"))
     fields: dict[str, Any] = {"reason": _text(data, "reason")}
     applies = _APPLIES.get(kind, frozenset())
@@ -175,8 +178,9 @@ def _build(kind: ActionKind, fields: dict[str, Any]) -> Action:
     try:
         return Action(kind, **fields)
     except DataError as exc:
-        raise LLMResponseError(str(exc).removeprefix("invalid Action: "),
-                               hint=_FORMAT_HINT) from exc
+        raise LLMResponseError(
+            str(exc).removeprefix("invalid Action: "), hint=_FORMAT_HINT
+        ) from exc
 
 
 def _kind(value: Any) -> ActionKind:
@@ -202,16 +206,19 @@ def _text(data: Mapping[str, Any], key: str) -> str:
 def _element(value: Any, kind: ActionKind, screen: Screen | None) -> int | None:
     if value is None or value == "":
         if kind in (ActionKind.TAP, ActionKind.LONG_PRESS):
-            raise LLMResponseError(f"{kind.value} needs the id of an element on the screen",
-                                   hint=_ids_hint(screen))
+            raise LLMResponseError(
+                f"{kind.value} needs the id of an element on the screen", hint=_ids_hint(screen)
+            )
         return None
     element = _int(value)
     if element is None:
-        raise LLMResponseError(f"'element' must be an element id (a number), got {value!r}",
-                               hint=_ids_hint(screen))
+        raise LLMResponseError(
+            f"'element' must be an element id (a number), got {value!r}", hint=_ids_hint(screen)
+        )
     if screen is not None and element not in {e.id for e in screen.elements}:
-        raise LLMResponseError(f"there is no element {element} on the screen",
-                               hint=_ids_hint(screen))
+        raise LLMResponseError(
+            f"there is no element {element} on the screen", hint=_ids_hint(screen)
+        )
     return element
 
 
@@ -232,8 +239,9 @@ def _direction(value: Any) -> Direction | None:
     try:
         return Direction(str(value).strip().lower())
     except ValueError:
-        raise LLMResponseError(f"unknown direction {value!r}",
-                               hint="one of up, down, left, right") from None
+        raise LLMResponseError(
+            f"unknown direction {value!r}", hint="one of up, down, left, right"
+        ) from None
 
 
 def _done(value: Any, kind: ActionKind) -> bool:
@@ -244,9 +252,11 @@ def _done(value: Any, kind: ActionKind) -> bool:
     if not isinstance(value, bool):
         raise LLMResponseError(f"'done' must be true or false, got {value!r}", hint=_FORMAT_HINT)
     if value and kind is not ActionKind.STOP:
-        raise LLMResponseError(f"done is true but the action is {kind.value}",
-                               hint='when the task is complete answer {"action": "stop", '
-                                    '"done": true, "reason": "..."}')
+        raise LLMResponseError(
+            f"done is true but the action is {kind.value}",
+            hint='when the task is complete answer {"action": "stop", '
+            '"done": true, "reason": "..."}',
+        )
     return value
 
 

@@ -60,58 +60,186 @@ Encoder = Callable[[Sequence[str]], np.ndarray]
 
 #: Words that mark a screen of each category (lower-case; whole words for Latin).
 SCREEN_WORDS: dict[SensitiveCategory, tuple[str, ...]] = {
-    C.PAYMENT: ("card number", "cvv", "cvc", "expiry", "expiration date", "billing address",
-                "pay now", "place order", "payment method", "checkout", "name on card",
-                "security code", "confirm payment", "add a card", "debit or credit card",
-                "银行卡", "卡号", "安全码", "支付", "付款", "结算", "立即购买", "确认支付",
-                "支付密码", "有效期", "信用卡"),
-    C.AUTHENTICATION: ("password", "passcode", "sign in", "log in", "login", "verification code",
-                       "one-time code", "enter pin", "confirm your pin", "choose your pin",
-                       "enter your pin", "fingerprint", "forgot password", "enter your password",
-                       "two-step verification", "use your screen lock",
-                       "密码", "登录", "验证码", "指纹", "忘记密码", "手势密码", "输入密码"),
-    C.ACCOUNT: ("delete account", "close account", "remove account", "deactivate",
-                "erase all data", "factory reset", "cannot be undone", "can't be undone",
-                "permanently deleted", "permanently deletes", "delete your account",
-                "注销账号", "删除账号", "注销账户", "删除账户", "恢复出厂设置", "无法撤销",
-                "无法恢复", "永久删除"),
-    C.PERMISSION: ("allow", "while using the app", "only this time", "don't allow", "deny",
-                   "access this device's location", "access your location",
-                   "允许", "仅在使用该应用时允许", "拒绝", "使用应用时允许", "仅限这一次",
-                   "不允许", "始终允许", "位置信息", "获取此设备"),
-    C.PERSONAL_DATA: ("date of birth", "social security", "passport number", "id number",
-                      "home address", "shipping address", "street address", "zip code",
-                      "postal code", "national id", "身份证", "出生日期", "护照", "收货地址",
-                      "邮政编码", "详细地址", "身份证号"),
+    C.PAYMENT: (
+        "card number",
+        "cvv",
+        "cvc",
+        "expiry",
+        "expiration date",
+        "billing address",
+        "pay now",
+        "place order",
+        "payment method",
+        "checkout",
+        "name on card",
+        "security code",
+        "confirm payment",
+        "add a card",
+        "debit or credit card",
+        "银行卡",
+        "卡号",
+        "安全码",
+        "支付",
+        "付款",
+        "结算",
+        "立即购买",
+        "确认支付",
+        "支付密码",
+        "有效期",
+        "信用卡",
+    ),
+    C.AUTHENTICATION: (
+        "password",
+        "passcode",
+        "sign in",
+        "log in",
+        "login",
+        "verification code",
+        "one-time code",
+        "enter pin",
+        "confirm your pin",
+        "choose your pin",
+        "enter your pin",
+        "fingerprint",
+        "forgot password",
+        "enter your password",
+        "two-step verification",
+        "use your screen lock",
+        "密码",
+        "登录",
+        "验证码",
+        "指纹",
+        "忘记密码",
+        "手势密码",
+        "输入密码",
+    ),
+    C.ACCOUNT: (
+        "delete account",
+        "close account",
+        "remove account",
+        "deactivate",
+        "erase all data",
+        "factory reset",
+        "cannot be undone",
+        "can't be undone",
+        "permanently deleted",
+        "permanently deletes",
+        "delete your account",
+        "注销账号",
+        "删除账号",
+        "注销账户",
+        "删除账户",
+        "恢复出厂设置",
+        "无法撤销",
+        "无法恢复",
+        "永久删除",
+    ),
+    C.PERMISSION: (
+        "allow",
+        "while using the app",
+        "only this time",
+        "don't allow",
+        "deny",
+        "access this device's location",
+        "access your location",
+        "允许",
+        "仅在使用该应用时允许",
+        "拒绝",
+        "使用应用时允许",
+        "仅限这一次",
+        "不允许",
+        "始终允许",
+        "位置信息",
+        "获取此设备",
+    ),
+    C.PERSONAL_DATA: (
+        "date of birth",
+        "social security",
+        "passport number",
+        "id number",
+        "home address",
+        "shipping address",
+        "street address",
+        "zip code",
+        "postal code",
+        "national id",
+        "身份证",
+        "出生日期",
+        "护照",
+        "收货地址",
+        "邮政编码",
+        "详细地址",
+        "身份证号",
+    ),
 }
 
 #: Patterns of values on screen (matched per line of text), one hit each however
 #: often they occur: a street address and a ZIP code make an address form.
 PATTERNS: dict[SensitiveCategory, tuple[tuple[str, re.Pattern[str]], ...]] = {
     C.PERSONAL_DATA: (
-        ("a street address", re.compile(
-            r"^\s*\d{1,5}\s+[a-z][\w.]*(\s+[a-z][\w.]*)?\s+(st|street|ave|avenue|blvd|road|rd"
-            r"|lane|ln|drive|dr|way)\b.*\b(apt|suite|unit|#)", re.I)),
+        (
+            "a street address",
+            re.compile(
+                r"^\s*\d{1,5}\s+[a-z][\w.]*(\s+[a-z][\w.]*)?\s+(st|street|ave|avenue|blvd|road|rd"
+                r"|lane|ln|drive|dr|way)\b.*\b(apt|suite|unit|#)",
+                re.I,
+            ),
+        ),
         ("a ZIP code", re.compile(r"^\s*\d{5}(-\d{4})?\s*$")),
         ("a social security number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
         ("a date of birth", re.compile(r"\b(dob|born)\b.*\d{4}", re.I)),
     ),
-    C.PAYMENT: (
-        ("a card number", re.compile(r"\b(\d{4}[ -]){3}\d{1,7}\b")),
-    ),
+    C.PAYMENT: (("a card number", re.compile(r"\b(\d{4}[ -]){3}\d{1,7}\b")),),
 }
 
 #: Words on a tapped element that would finalise something irreversible.
 ACTION_WORDS: dict[SensitiveCategory, tuple[str, ...]] = {
-    C.PAYMENT: ("pay", "pay now", "place order", "buy now", "confirm payment", "purchase",
-                "confirm purchase", "complete purchase", "支付", "付款", "确认支付", "立即购买",
-                "提交订单", "立即付款", "确认付款"),
-    C.ACCOUNT: ("delete account", "delete my account", "close account", "erase", "reset phone",
-                "factory reset", "erase all data", "注销", "删除账号", "注销账号", "删除账户",
-                "清除所有数据", "清除全部数据", "恢复出厂设置", "永久删除"),
-    C.PERMISSION: ("allow", "while using the app", "only this time", "allow all the time",
-                   "grant", "允许", "仅在使用该应用时允许", "使用应用时允许", "仅限这一次",
-                   "始终允许"),
+    C.PAYMENT: (
+        "pay",
+        "pay now",
+        "place order",
+        "buy now",
+        "confirm payment",
+        "purchase",
+        "confirm purchase",
+        "complete purchase",
+        "支付",
+        "付款",
+        "确认支付",
+        "立即购买",
+        "提交订单",
+        "立即付款",
+        "确认付款",
+    ),
+    C.ACCOUNT: (
+        "delete account",
+        "delete my account",
+        "close account",
+        "erase",
+        "reset phone",
+        "factory reset",
+        "erase all data",
+        "注销",
+        "删除账号",
+        "注销账号",
+        "删除账户",
+        "清除所有数据",
+        "清除全部数据",
+        "恢复出厂设置",
+        "永久删除",
+    ),
+    C.PERMISSION: (
+        "allow",
+        "while using the app",
+        "only this time",
+        "allow all the time",
+        "grant",
+        "允许",
+        "仅在使用该应用时允许",
+        "使用应用时允许",
+        "仅限这一次",
+        "始终允许",
+    ),
 }
 #: Buttons that confirm whatever a dialog of this category asks ("Delete" in the
 #: delete-account dialog, "OK" under "Allow location?").
@@ -119,19 +247,29 @@ CONFIRM_WORDS = ("delete", "ok", "yes", "confirm", "continue", "删除", "确定
 
 #: How many distinct hits a screen needs before it counts (a lone "Allow",
 #: "Checkout" or "fingerprint" is common on ordinary screens, e.g. Settings' list).
-MIN_WORDS: dict[SensitiveCategory, int] = {C.PAYMENT: 2, C.PERMISSION: 2, C.AUTHENTICATION: 2,
-                                           C.ACCOUNT: 2, C.PERSONAL_DATA: 2}
+MIN_WORDS: dict[SensitiveCategory, int] = {
+    C.PAYMENT: 2,
+    C.PERMISSION: 2,
+    C.AUTHENTICATION: 2,
+    C.ACCOUNT: 2,
+    C.PERSONAL_DATA: 2,
+}
 
-_CONSEQUENCE = {C.PAYMENT: "complete a payment", C.ACCOUNT: "change or delete the account",
-                C.PERMISSION: "grant a permission", C.AUTHENTICATION: "enter a secret",
-                C.PERSONAL_DATA: "share personal data"}
+_CONSEQUENCE = {
+    C.PAYMENT: "complete a payment",
+    C.ACCOUNT: "change or delete the account",
+    C.PERMISSION: "grant a permission",
+    C.AUTHENTICATION: "enter a secret",
+    C.PERSONAL_DATA: "share personal data",
+}
 
 #: Order in which categories win when several match.
 PRIORITY = (C.PAYMENT, C.ACCOUNT, C.AUTHENTICATION, C.PERMISSION, C.PERSONAL_DATA)
 
 #: Traditional forms OCR sometimes reads for the simplified characters of these words.
-_TRAD = str.maketrans("刪帳賬號碼錄權許認證驗戶設據個紀註銷額費",
-                      "删账账号码录权许认证验户设据个纪注销额费")
+_TRAD = str.maketrans(
+    "刪帳賬號碼錄權許認證驗戶設據個紀註銷額費", "删账账号码录权许认证验户设据个纪注销额费"
+)
 _MASKED = re.compile(r"^\s*[•●*·∙⋅◦]{3,}\s*$")
 _PASSWORD_HINTS = ("password", "passcode", "pin", "密码", "支付密码")
 
@@ -163,8 +301,12 @@ def _found(texts: list[str], words: tuple[str, ...]) -> list[str]:
     across the lines OCR split a sentence into); a word found only inside a longer
     found word ("付款" in "立即付款") is not counted twice."""
     joined = " ".join(texts)
-    hits = [w for w in words if any(_labels(t, w) for t in texts)
-            or ((not w.isascii() or len(w.split()) >= 3) and _matches(joined, w))]
+    hits = [
+        w
+        for w in words
+        if any(_labels(t, w) for t in texts)
+        or ((not w.isascii() or len(w.split()) >= 3) and _matches(joined, w))
+    ]
     return [w for w in hits if not any(w != o and w in o for o in hits)]
 
 
@@ -187,8 +329,11 @@ def keyboard_up(screen: Screen) -> bool:
     keys in the bottom half of the screen."""
     if any(b.kind is BlockKind.KEYBOARD for b in screen.blocks):
         return True
-    keys = [e for e in screen.elements if e.box.y1 > screen.height // 2
-            and len(e.label.strip()) == 1 and e.label.strip().isalnum()]
+    keys = [
+        e
+        for e in screen.elements
+        if e.box.y1 > screen.height // 2 and len(e.label.strip()) == 1 and e.label.strip().isalnum()
+    ]
     return len(keys) >= 12
 
 
@@ -200,8 +345,12 @@ def password_fields(screen: Screen) -> list[Element]:
     out = []
     for e in screen.elements:
         label = normalise(e.caption or e.text).strip(" :?*")
-        fieldish = e.kind is ElementKind.EDIT_TEXT or e.hint or e.editable or (
-            typing and e.kind is ElementKind.TEXT)
+        fieldish = (
+            e.kind is ElementKind.EDIT_TEXT
+            or e.hint
+            or e.editable
+            or (typing and e.kind is ElementKind.TEXT)
+        )
         if e.password or _MASKED.match(e.text) or (fieldish and label in _PASSWORD_HINTS):
             out.append(e)
     return out
@@ -252,29 +401,46 @@ class KeywordSafety:
 
     def decide(self, ev: Evidence) -> Sensitivity:
         if ev.secure:
-            return Sensitivity(self.secure_category,
-                               ("the screen hides its content from screenshots (FLAG_SECURE), "
-                                "as payment, banking and PIN screens do",), 0.9)
+            return Sensitivity(
+                self.secure_category,
+                (
+                    "the screen hides its content from screenshots (FLAG_SECURE), "
+                    "as payment, banking and PIN screens do",
+                ),
+                0.9,
+            )
         if not ev.strong:
             return Sensitivity()
         # the category with the most evidence; ties go by PRIORITY
-        category = max((c for c in PRIORITY if c in ev.strong),
-                       key=lambda c: (len(ev.strong[c]), -PRIORITY.index(c)))
+        category = max(
+            (c for c in PRIORITY if c in ev.strong),
+            key=lambda c: (len(ev.strong[c]), -PRIORITY.index(c)),
+        )
         score = min(1.0, 0.5 + 0.15 * len(ev.strong[category]))
-        others = [f"also {c.value}: {'; '.join(ev.strong[c])}" for c in PRIORITY
-                  if c in ev.strong and c is not category]
+        others = [
+            f"also {c.value}: {'; '.join(ev.strong[c])}"
+            for c in PRIORITY
+            if c in ev.strong and c is not category
+        ]
         return Sensitivity(category, (*ev.strong[category], *others), score)
 
     def action(self, action: Action, screen: Screen) -> Sensitivity:
         """The category of an action on this screen (typing a secret, tapping 'Pay')."""
         target = _target(action, screen)
         if action.kind is ActionKind.TYPE and (
-                action.secret or (target is not None and (
-                    target in password_fields(screen) or _secret_label(target, screen)))):
+            action.secret
+            or (
+                target is not None
+                and (target in password_fields(screen) or _secret_label(target, screen))
+            )
+        ):
             return Sensitivity(C.AUTHENTICATION, ("typing into a password field",), 1.0)
         if action.kind is ActionKind.TYPE and target is None and password_fields(screen):
-            return Sensitivity(C.AUTHENTICATION, ("typing into the focused field of a screen "
-                                                  "with a password field",), 1.0)
+            return Sensitivity(
+                C.AUTHENTICATION,
+                ("typing into the focused field of a screen with a password field",),
+                1.0,
+            )
         if action.kind is ActionKind.TYPE and _looks_like_card(action.text or ""):
             return Sensitivity(C.PAYMENT, ("typing a card number",), 1.0)
         if action.kind not in (ActionKind.TAP, ActionKind.LONG_PRESS) or target is None:
@@ -355,8 +521,9 @@ def load_exemplars(text: str | None = None) -> tuple[Exemplar, ...]:
         try:
             text = resource.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
-            raise DataError(f"no {EXEMPLARS_FILE} in {EXEMPLARS_PACKAGE}",
-                            hint="reinstall screenpilot") from exc
+            raise DataError(
+                f"no {EXEMPLARS_FILE} in {EXEMPLARS_PACKAGE}", hint="reinstall screenpilot"
+            ) from exc
     data = yaml.safe_load(text)
     if not isinstance(data, dict):
         raise DataError("safety exemplars must map categories to lists of screen texts")
@@ -365,8 +532,10 @@ def load_exemplars(text: str | None = None) -> tuple[Exemplar, ...]:
         try:
             category = SensitiveCategory(name)
         except ValueError as exc:
-            raise DataError(f"unknown category {name!r} in the safety exemplars",
-                            hint=f"one of {', '.join(SensitiveCategory)}") from exc
+            raise DataError(
+                f"unknown category {name!r} in the safety exemplars",
+                hint=f"one of {', '.join(SensitiveCategory)}",
+            ) from exc
         if not isinstance(items, list) or not all(isinstance(t, str) for t in items):
             raise DataError(f"safety exemplars of {name!r} must be a list of strings")
         out += [Exemplar(category, " ".join(t.split())) for t in items]
@@ -385,8 +554,10 @@ class ExemplarMatch:
 
     @property
     def evidence(self) -> str:
-        return (f"resembles the labelled {self.category.value} screen "
-                f"'{self.exemplar[:60]}' ({self.similarity:.2f})")
+        return (
+            f"resembles the labelled {self.category.value} screen "
+            f"'{self.exemplar[:60]}' ({self.similarity:.2f})"
+        )
 
 
 class ExemplarSafety:
@@ -398,8 +569,9 @@ class ExemplarSafety:
     is the similarity of the nearest ``none`` exemplar (the look-alikes).
     """
 
-    def __init__(self, encode: Encoder, exemplars: Sequence[Exemplar] | None = None, *,
-                 k: int = 3) -> None:
+    def __init__(
+        self, encode: Encoder, exemplars: Sequence[Exemplar] | None = None, *, k: int = 3
+    ) -> None:
         self._encode = encode
         self.exemplars = tuple(exemplars) if exemplars is not None else load_exemplars()
         self.k = k
@@ -407,8 +579,9 @@ class ExemplarSafety:
 
     def _vectors(self) -> np.ndarray:
         if self._matrix is None:
-            self._matrix = np.asarray(self._encode([e.text for e in self.exemplars]),
-                                      dtype=np.float32)
+            self._matrix = np.asarray(
+                self._encode([e.text for e in self.exemplars]), dtype=np.float32
+            )
         return self._matrix
 
     def match(self, text: str) -> ExemplarMatch | None:
@@ -424,18 +597,30 @@ class ExemplarSafety:
             votes[cat] = votes.get(cat, 0.0) + float(sims[i])
         category = max(votes, key=lambda c: votes[c])
         best = next(int(i) for i in order if self.exemplars[int(i)].category is category)
-        benign_sims = [float(s) for s, e in zip(sims, self.exemplars, strict=True)
-                       if e.category is C.NONE]
+        benign_sims = [
+            float(s) for s, e in zip(sims, self.exemplars, strict=True) if e.category is C.NONE
+        ]
         benign = max(benign_sims, default=0.0)
-        return ExemplarMatch(category, float(sims[best]), self.exemplars[best].text, benign,
-                             float(sims[best]) - benign)
+        return ExemplarMatch(
+            category,
+            float(sims[best]),
+            self.exemplars[best].text,
+            benign,
+            float(sims[best]) - benign,
+        )
 
 
 # --- the LLM --------------------------------------------------------------------------------
 _CATEGORY_NAMES = {c.value: c for c in SensitiveCategory} | {
-    "account": C.ACCOUNT, "purchase": C.PAYMENT, "privacy": C.PERMISSION,
-    "location": C.PERMISSION, "not_sensitive": C.NONE, "not sensitive": C.NONE,
-    "personal data": C.PERSONAL_DATA, "account management": C.ACCOUNT}
+    "account": C.ACCOUNT,
+    "purchase": C.PAYMENT,
+    "privacy": C.PERMISSION,
+    "location": C.PERMISSION,
+    "not_sensitive": C.NONE,
+    "not sensitive": C.NONE,
+    "personal data": C.PERSONAL_DATA,
+    "account management": C.ACCOUNT,
+}
 _SCREEN_TAG = re.compile(r"<\s*(/?)\s*screen\s*>", re.IGNORECASE)
 
 
@@ -444,8 +629,9 @@ def _safety_prompt() -> dict[str, str]:
     resource = importlib.resources.files("screenpilot.planner.prompts").joinpath("safety.yaml")
     data = yaml.safe_load(resource.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not {"system", "user"} <= set(data):
-        raise PlannerError("prompts/safety.yaml needs 'system' and 'user' templates",
-                           hint="reinstall screenpilot")
+        raise PlannerError(
+            "prompts/safety.yaml needs 'system' and 'user' templates", hint="reinstall screenpilot"
+        )
     return {k: str(v) for k, v in data.items()}
 
 
@@ -466,10 +652,15 @@ class LLMSafety:
         prompt = _safety_prompt()
         described = screen.describe() or "(nothing was recognised on this screen)"
         described = _SCREEN_TAG.sub(r"‹\1screen›", described)
-        user = prompt["user"].replace("$screen", described).replace(
-            "$secure", "yes" if screen.secure else "no")
-        return [{"role": "system", "content": prompt["system"].strip()},
-                {"role": "user", "content": user.strip()}]
+        user = (
+            prompt["user"]
+            .replace("$screen", described)
+            .replace("$secure", "yes" if screen.secure else "no")
+        )
+        return [
+            {"role": "system", "content": prompt["system"].strip()},
+            {"role": "user", "content": user.strip()},
+        ]
 
     def classify(self, screen: Screen) -> Sensitivity | None:
         """The model's category and its stated reason; None when it gave no usable answer."""
@@ -491,8 +682,11 @@ class LLMSafety:
             return None
         reason = " ".join(str(data.get("evidence", "") or data.get("reason", "")).split())[:200]
         evidence = (f"the LLM says: {reason}" if reason else "the LLM says so",)
-        return Sensitivity(category, evidence if category is not C.NONE else (), 0.8
-                           if category is not C.NONE else 0.0)
+        return Sensitivity(
+            category,
+            evidence if category is not C.NONE else (),
+            0.8 if category is not C.NONE else 0.0,
+        )
 
 
 # --- all of it ------------------------------------------------------------------------------
@@ -528,7 +722,7 @@ class Safety:
         assert self.exemplars is not None
         try:
             match = self.exemplars.match(screen_text(screen))
-        except DataError as exc:      # no embedding model: keywords and widgets only
+        except DataError as exc:  # no embedding model: keywords and widgets only
             log.warning("safety exemplars off: %s", exc)
             self.exemplars = None
             return Sensitivity()
@@ -547,10 +741,42 @@ class Safety:
 
 #: Words of the step that led to a hidden screen, and the category they make it.
 SECURE_HINTS: tuple[tuple[SensitiveCategory, tuple[str, ...]], ...] = (
-    (C.AUTHENTICATION, ("pin", "password", "passcode", "screen lock", "sign in", "log in",
-                        "login", "unlock", "密码", "登录", "锁屏", "解锁")),
-    (C.PAYMENT, ("pay", "payment", "checkout", "card", "purchase", "buy", "order", "bank",
-                 "wallet", "支付", "付款", "结算", "购买", "银行")),
+    (
+        C.AUTHENTICATION,
+        (
+            "pin",
+            "password",
+            "passcode",
+            "screen lock",
+            "sign in",
+            "log in",
+            "login",
+            "unlock",
+            "密码",
+            "登录",
+            "锁屏",
+            "解锁",
+        ),
+    ),
+    (
+        C.PAYMENT,
+        (
+            "pay",
+            "payment",
+            "checkout",
+            "card",
+            "purchase",
+            "buy",
+            "order",
+            "bank",
+            "wallet",
+            "支付",
+            "付款",
+            "结算",
+            "购买",
+            "银行",
+        ),
+    ),
 )
 
 

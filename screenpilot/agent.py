@@ -125,8 +125,9 @@ class StepEvent:
 def _as_secret(action: Action) -> Action:
     """A type action marked secret, its text gone from its reason too."""
     text = action.text or ""
-    return dataclasses.replace(action, secret=True,
-                               reason=action.reason.replace(text, SECRET_PLACEHOLDER))
+    return dataclasses.replace(
+        action, secret=True, reason=action.reason.replace(text, SECRET_PLACEHOLDER)
+    )
 
 
 def failure_note(exc: BaseException) -> str:
@@ -139,8 +140,11 @@ def failure_note(exc: BaseException) -> str:
             what = "llm answer unusable"
         else:
             names: tuple[tuple[type[ScreenpilotError], str], ...] = (
-                (PlannerError, "planner failed"), (DeviceError, "device failed"),
-                (VisionError, "vision failed"), (StoreError, "store failed"))
+                (PlannerError, "planner failed"),
+                (DeviceError, "device failed"),
+                (VisionError, "vision failed"),
+                (StoreError, "store failed"),
+            )
             what = next((name for cls, name in names if isinstance(exc, cls)), "failed")
         return f"{what}: {exc.message}"
     return f"internal error: {type(exc).__name__}: {exc}"
@@ -153,11 +157,19 @@ def _now() -> str:
 class Agent:
     """Runs one task on one device with one planner."""
 
-    def __init__(self, device: Device, describer: Describer, planner: Planner, *,
-                 options: RunOptions | None = None, safety: SafetyCheck | None = None,
-                 handover: HandoverPrompt | None = None,
-                 on_step: Callable[[StepEvent], None] | None = None,
-                 planner_name: str = "", stop: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self,
+        device: Device,
+        describer: Describer,
+        planner: Planner,
+        *,
+        options: RunOptions | None = None,
+        safety: SafetyCheck | None = None,
+        handover: HandoverPrompt | None = None,
+        on_step: Callable[[StepEvent], None] | None = None,
+        planner_name: str = "",
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
         self.device = device
         self.describer = describer
         self.planner = planner
@@ -212,34 +224,61 @@ class Agent:
             return True
         return sens.sensitive and sens.category not in self.options.allow
 
-    def _hand_over(self, traj: Trajectory, screen: Screen, sens: Sensitivity, what: str,
-                   timings: dict[str, float]) -> Trajectory:
+    def _hand_over(
+        self,
+        traj: Trajectory,
+        screen: Screen,
+        sens: Sensitivity,
+        what: str,
+        timings: dict[str, float],
+    ) -> Trajectory:
         """Ask the person to act on the phone; the handover step, or stop the run.
 
         Raises ``SafetyStop`` (nobody there) or ``UserAbort`` (the person said abort)
         after recording the step in ``self._traj``."""
         detail = "; ".join(sens.evidence) or "no detail"
-        action = Action(ActionKind.HANDOVER, reason=f"{what} is sensitive "
-                                                    f"({sens.category.value}): {detail}")
+        action = Action(
+            ActionKind.HANDOVER, reason=f"{what} is sensitive ({sens.category.value}): {detail}"
+        )
         if self.handover is None:
-            stop = SafetyStop(f"{what} is sensitive ({sens.category.value}: {detail}) and "
-                              "nobody is there to take over", category=sens.category.value,
-                              hint=f"run attended, or pre-approve with --allow "
-                                   f"{sens.category.value}")
-            self._traj = traj.add(Step(len(traj.steps), screen, action, reason=str(stop),
-                                       timings=tuple(timings.items()),
-                                       error="stopped: nobody to take over"))
+            stop = SafetyStop(
+                f"{what} is sensitive ({sens.category.value}: {detail}) and "
+                "nobody is there to take over",
+                category=sens.category.value,
+                hint=f"run attended, or pre-approve with --allow {sens.category.value}",
+            )
+            self._traj = traj.add(
+                Step(
+                    len(traj.steps),
+                    screen,
+                    action,
+                    reason=str(stop),
+                    timings=tuple(timings.items()),
+                    error="stopped: nobody to take over",
+                )
+            )
             raise stop
         if not self.handover(sens, what):
-            self._traj = traj.add(Step(len(traj.steps), screen, action,
-                                       reason="the person stopped the run",
-                                       timings=tuple(timings.items()),
-                                       error="stopped by the person"))
+            self._traj = traj.add(
+                Step(
+                    len(traj.steps),
+                    screen,
+                    action,
+                    reason="the person stopped the run",
+                    timings=tuple(timings.items()),
+                    error="stopped by the person",
+                )
+            )
             raise UserAbort(f"stopped by the person at a sensitive {what}")
-        return traj.add(Step(len(traj.steps), screen, action,
-                             reason=f"the person took over ({sens.category.value}) and "
-                                    "let the run go on",
-                             timings=tuple(timings.items())))
+        return traj.add(
+            Step(
+                len(traj.steps),
+                screen,
+                action,
+                reason=f"the person took over ({sens.category.value}) and let the run go on",
+                timings=tuple(timings.items()),
+            )
+        )
 
     def _plan(self, task: str, screen: Screen, history: Sequence[Step]) -> Decision:
         return self.planner.next(task, screen, history, hints=self.options.hints)
@@ -250,8 +289,12 @@ class Agent:
         done = perform(self.device, action, screen, self._page)
         self._page = done.page
         t1 = time.perf_counter()
-        settled = wait_until_settled(self.device, timeout=self.options.settle_timeout,
-                                     interval=self.options.settle_interval, before=before)
+        settled = wait_until_settled(
+            self.device,
+            timeout=self.options.settle_timeout,
+            interval=self.options.settle_interval,
+            before=before,
+        )
         return {"act": t1 - t0, "settle": settled.seconds}
 
     def _turn(self, task: str, traj: Trajectory) -> tuple[Trajectory, bool]:
@@ -267,8 +310,9 @@ class Agent:
             screen = dataclasses.replace(screen, sensitivity=sens)
             if not sens.sensitive:
                 self._approved.clear()
-            elif self._needs_person(sens) and (screen.secure or
-                                               sens.category not in self._approved):
+            elif self._needs_person(sens) and (
+                screen.secure or sens.category not in self._approved
+            ):
                 self._approved.add(sens.category)
                 return self._hand_over(traj, screen, sens, "screen", timings), False
         t0 = time.perf_counter()
@@ -276,20 +320,23 @@ class Agent:
         timings["plan"] = time.perf_counter() - t0
         action = decision.action
         if decision.final:
-            step = Step(index, screen, action, reason=decision.reason,
-                        timings=tuple(timings.items()))
+            step = Step(
+                index, screen, action, reason=decision.reason, timings=tuple(timings.items())
+            )
             return traj.add(step), True
         if action.kind is ActionKind.HANDOVER:
             sens = self._planner_handover(action, screen)
-            return self._hand_over(traj, screen, sens, "step the planner handed over",
-                                   timings), False
+            return self._hand_over(
+                traj, screen, sens, "step the planner handed over", timings
+            ), False
         if self.safety is not None:
             sens = self.safety.action(action, screen)
             if sens.sensitive and action.kind is ActionKind.TYPE and not action.secret:
-                action = _as_secret(action)         # never shown, never saved
+                action = _as_secret(action)  # never shown, never saved
             if self._needs_person(sens):
-                return self._hand_over(traj, screen, sens,
-                                       f"action '{action.describe(screen)}'", timings), False
+                return self._hand_over(
+                    traj, screen, sens, f"action '{action.describe(screen)}'", timings
+                ), False
         timings.update(self._act(screen, action))
         reason = decision.reason
         if action.secret and action.text:
@@ -315,16 +362,21 @@ class Agent:
         """The category of a handover the planner asked for: the screen's, else read
         from its reason, else personal data."""
         if screen.sensitivity.sensitive:
-            return Sensitivity(screen.sensitivity.category, (action.reason,
-                                                             *screen.sensitivity.evidence), 1.0)
-        return Sensitivity(category_of_words(action.reason) or SensitiveCategory.PERSONAL_DATA,
-                           (action.reason,), 1.0)
+            return Sensitivity(
+                screen.sensitivity.category, (action.reason, *screen.sensitivity.evidence), 1.0
+            )
+        return Sensitivity(
+            category_of_words(action.reason) or SensitiveCategory.PERSONAL_DATA,
+            (action.reason,),
+            1.0,
+        )
 
     # --- the run ----------------------------------------------------------------------------
     def run(self, task: str) -> Trajectory:
         """Run ``task`` to the end; the trajectory and report are always written."""
-        self._traj = Trajectory(task=task, device=self.device.serial,
-                                planner=self.planner_name, started_at=_now())
+        self._traj = Trajectory(
+            task=task, device=self.device.serial, planner=self.planner_name, started_at=_now()
+        )
         self._approved = set()
         start = time.perf_counter()
         planner_errors = 0
@@ -342,7 +394,9 @@ class Agent:
                     if planner_errors >= self.options.max_planner_errors:
                         raise LLMResponseError(
                             f"{planner_errors} turns in a row without a usable action: "
-                            f"{exc.message}", hint=exc.hint) from exc
+                            f"{exc.message}",
+                            hint=exc.hint,
+                        ) from exc
                     continue
                 self._save(self._traj)
                 if self.on_step is not None:

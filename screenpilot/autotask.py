@@ -117,11 +117,16 @@ def save_summary_images(summary: Summary, folder: Path) -> list[Path]:
             with contextlib.suppress(KeyError):
                 box = step.before.element(a.element).box.as_tuple()
         elif a.point is not None:
-            box = (max(0, a.point[0] - 24), max(0, a.point[1] - 24), a.point[0] + 24,
-                   a.point[1] + 24)
+            box = (
+                max(0, a.point[0] - 24),
+                max(0, a.point[1] - 24),
+                a.point[0] + 24,
+                a.point[1] + 24,
+            )
         if box is not None:
-            ImageDraw.Draw(image).rectangle(box, outline=(230, 20, 60),
-                                            width=max(4, image.width // 150))
+            ImageDraw.Draw(image).rectangle(
+                box, outline=(230, 20, 60), width=max(4, image.width // 150)
+            )
         path = folder / f"summary_{i:02d}.png"
         folder.mkdir(parents=True, exist_ok=True)
         image.save(path)
@@ -165,10 +170,19 @@ class _State:
 class AutoTaskAgent(Agent):
     """``Agent`` whose turns check, backtrack and replay (see the module docstring)."""
 
-    def __init__(self, *args: object, checker: Checker, knowledge: Knowledge | None = None,
-                 encode: Encoder | None = None, confirm: Confirm = unattended,
-                 budget: int = 20, replay: bool = True, lesson_llm: ChatModel | None = None,
-                 max_rounds: int = 3, **kwargs: object) -> None:
+    def __init__(
+        self,
+        *args: object,
+        checker: Checker,
+        knowledge: Knowledge | None = None,
+        encode: Encoder | None = None,
+        confirm: Confirm = unattended,
+        budget: int = 20,
+        replay: bool = True,
+        lesson_llm: ChatModel | None = None,
+        max_rounds: int = 3,
+        **kwargs: object,
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         if not isinstance(self.planner, AutoTaskPlanner):
             raise TypeError("AutoTaskAgent needs an AutoTaskPlanner")
@@ -187,21 +201,25 @@ class AutoTaskAgent(Agent):
     # --- one turn ---------------------------------------------------------------------------
     def _plan(self, task: str, screen: Screen, history: Sequence[Step]) -> Decision:
         s = self._s
-        executed = sum(1 for h in history
-                       if h.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER))
+        executed = sum(
+            1 for h in history if h.action.kind not in (ActionKind.STOP, ActionKind.HANDOVER)
+        )
         if executed >= self.budget:
             s.exhausted = True
-            return Decision(Action(ActionKind.STOP),
-                            f"{executed} actions taken: counted as done (the limit is "
-                            f"{self.budget})")
+            return Decision(
+                Action(ActionKind.STOP),
+                f"{executed} actions taken: counted as done (the limit is {self.budget})",
+            )
         replay_note = ""
         if self._replay is not None and self._replay.active:
             nxt = self._replay.next(screen)
             if nxt is not None:
                 action, words = nxt
                 r = self._replay
-                return Decision(action, f"replay {r.position}/{len(r.ops)} of "
-                                        f"'{r.match.knowledge.intent}': {words}")
+                return Decision(
+                    action,
+                    f"replay {r.position}/{len(r.ops)} of '{r.match.knowledge.intent}': {words}",
+                )
             if self._replay.failed:
                 replay_note = f"replay failed ({self._replay.failed}); exploring: "
         path = effective_path(history)
@@ -212,15 +230,20 @@ class AutoTaskAgent(Agent):
             s.verdicts[last.index] = verdict
             if not verdict.complete and self._replayed_to_the_end(task, last):
                 assert self._replay is not None
-                verdict = Verdict(True, True, 0, f"replayed the known path of "
-                                                 f"'{self._replay.match.knowledge.intent}'")
+                verdict = Verdict(
+                    True,
+                    True,
+                    0,
+                    f"replayed the known path of '{self._replay.match.knowledge.intent}'",
+                )
             if verdict.complete and len(path) > s.rejected_at:
                 s.exhausted = verdict.exhausted
-                return Decision(Action(ActionKind.STOP, done=not verdict.exhausted),
-                                replay_note + verdict.reason)
+                return Decision(
+                    Action(ActionKind.STOP, done=not verdict.exhausted),
+                    replay_note + verdict.reason,
+                )
             if not verdict.correct and last.index not in s.replayed:
-                return self._backtrack(task, screen, history, last, verdict.penalty,
-                                       verdict.reason)
+                return self._backtrack(task, screen, history, last, verdict.penalty, verdict.reason)
         return self._decide(task, screen, history, replay_note)
 
     def _replayed_to_the_end(self, task: str, last: Step) -> bool:
@@ -229,33 +252,41 @@ class AutoTaskAgent(Agent):
         r = self._replay
         if r is None or r.failed or not r.finished or last.index not in self._s.replayed:
             return False
-        if last.action.kind is ActionKind.TYPE or (r.last is not None and (
-                slots(r.last.label) or slots(r.last.text))):
+        if last.action.kind is ActionKind.TYPE or (
+            r.last is not None and (slots(r.last.label) or slots(r.last.text))
+        ):
             return True
         verbs = {"tap", "long", "press", "type", "into", "scroll"}
         target = op_words(last.action, last.before)
         return bool((content_words(target) - verbs) & content_words(task))
 
-    def _decide(self, task: str, screen: Screen, history: Sequence[Step],
-                note: str = "") -> Decision:
+    def _decide(
+        self, task: str, screen: Screen, history: Sequence[Step], note: str = ""
+    ) -> Decision:
         s = self._s
         path = effective_path(history)
-        choice = self.autotask_planner.decide(task, screen, history, hints=self.options.hints,
-                                              allow_done=len(path) > s.rejected_at)
+        choice = self.autotask_planner.decide(
+            task, screen, history, hints=self.options.hints, allow_done=len(path) > s.rejected_at
+        )
         if choice.dead_end and path:
-            return self._backtrack(task, screen, history, path[-1], MAX_CHECK_PENALTY // 2 + 1,
-                                   choice.decision.reason)
+            return self._backtrack(
+                task, screen, history, path[-1], MAX_CHECK_PENALTY // 2 + 1, choice.decision.reason
+            )
         d = choice.decision
         if choice.dead_end and choice.best is not None:
             # nothing to go back to: the best of a poor lot is still worth a try
-            d = Decision(choice.best.op.action, f"nothing here scores well; trying the best, "
-                                                f"{choice.best.op.words} "
-                                                f"({choice.best.score:.2f})",
-                         alternatives=d.alternatives)
+            d = Decision(
+                choice.best.op.action,
+                f"nothing here scores well; trying the best, "
+                f"{choice.best.op.words} "
+                f"({choice.best.score:.2f})",
+                alternatives=d.alternatives,
+            )
         return dataclasses.replace(d, reason=note + d.reason) if note else d
 
-    def _backtrack(self, task: str, screen: Screen, history: Sequence[Step], step: Step,
-                   penalty: int, why: str) -> Decision:
+    def _backtrack(
+        self, task: str, screen: Screen, history: Sequence[Step], step: Step, penalty: int, why: str
+    ) -> Decision:
         s = self._s
         self.autotask_planner.penalties.add_step(step, penalty)
         s.backtracks += 1
@@ -267,12 +298,15 @@ class AutoTaskAgent(Agent):
         if undo is None:
             # nothing to revert on the phone: the step just stops counting
             s.mark.add(step.index)
-            rest = [dataclasses.replace(h, undone=True) if h.index == step.index else h
-                    for h in history]
+            rest = [
+                dataclasses.replace(h, undone=True) if h.index == step.index else h for h in history
+            ]
             return self._decide(task, screen, rest, f"'{words}' set aside ({why}); ")
         s.pending = (step.index, undo)
-        return Decision(undo.action, f"{UNDO_PREFIX}{undo.words} to take back '{words}' "
-                                     f"because {why} (penalty {penalty})")
+        return Decision(
+            undo.action,
+            f"{UNDO_PREFIX}{undo.words} to take back '{words}' because {why} (penalty {penalty})",
+        )
 
     def _act(self, screen: Screen, action: Action) -> dict[str, float]:
         timings = super()._act(screen, action)
@@ -293,8 +327,9 @@ class AutoTaskAgent(Agent):
         if last is not None and last.reason.startswith("replay "):
             s.replayed.add(last.index)
         if s.mark:
-            steps = tuple(dataclasses.replace(x, undone=True) if x.index in s.mark else x
-                          for x in traj.steps)
+            steps = tuple(
+                dataclasses.replace(x, undone=True) if x.index in s.mark else x for x in traj.steps
+            )
             s.mark = set()
             traj = dataclasses.replace(traj, steps=steps)
         return traj
@@ -338,13 +373,15 @@ class AutoTaskAgent(Agent):
         self._s = _State()
         self._approved = set()
         self.autotask_planner.penalties.entries.extend(
-            self.knowledge.penalties_for(task, self.encode).entries)
+            self.knowledge.penalties_for(task, self.encode).entries
+        )
         if isinstance(match, str):
             match = self.start_replay(task)
         else:
             self._replay = Replay(match, task) if match is not None else None
-        traj = Trajectory(task=task, device=self.device.serial, planner=self.planner_name,
-                          started_at=_now())
+        traj = Trajectory(
+            task=task, device=self.device.serial, planner=self.planner_name, started_at=_now()
+        )
         self._traj = traj
         result = AutoTaskResult(traj, match=match)
         start = time.perf_counter()
@@ -354,21 +391,34 @@ class AutoTaskAgent(Agent):
             while True:
                 traj, outcome, note = self._turns(task, traj, start)
                 self._observe(traj, nodes)
-                if outcome not in (Outcome.SUCCESS, Outcome.GAVE_UP) or not traj.steps \
-                        or traj.steps[-1].action.kind is not ActionKind.STOP:
+                if (
+                    outcome not in (Outcome.SUCCESS, Outcome.GAVE_UP)
+                    or not traj.steps
+                    or traj.steps[-1].action.kind is not ActionKind.STOP
+                ):
                     break
                 summary = self.summarise(task, traj, nodes, outcome is Outcome.SUCCESS)
                 result.summary = summary
                 answer = self.confirm(summary)
                 result.answer = answer
-                if answer == NO and result.rounds < self.max_rounds and \
-                        len(traj.steps) < self.options.max_steps:
+                if (
+                    answer == NO
+                    and result.rounds < self.max_rounds
+                    and len(traj.steps) < self.options.max_steps
+                ):
                     result.rounds += 1
                     self._s.rejected_at = len(effective_path(traj.steps))
                     self._s.exhausted = False
                     last = traj.steps[-1]
-                    traj = dataclasses.replace(traj, steps=(*traj.steps[:-1], dataclasses.replace(
-                        last, reason=last.reason + " - the person says it is not done")))
+                    traj = dataclasses.replace(
+                        traj,
+                        steps=(
+                            *traj.steps[:-1],
+                            dataclasses.replace(
+                                last, reason=last.reason + " - the person says it is not done"
+                            ),
+                        ),
+                    )
                     continue
                 if answer == YES:
                     outcome, note = Outcome.SUCCESS, (note + " (confirmed)").strip()
@@ -380,8 +430,11 @@ class AutoTaskAgent(Agent):
             outcome, note, traj = Outcome.SAFETY_STOP, str(exc), self._traj or traj
             raise
         except (UserAbort, KeyboardInterrupt) as exc:
-            outcome, note, traj = Outcome.ABORTED, str(exc) or "stopped with Ctrl-C", \
-                self._traj or traj
+            outcome, note, traj = (
+                Outcome.ABORTED,
+                str(exc) or "stopped with Ctrl-C",
+                self._traj or traj,
+            )
             raise
         except DeviceError as exc:
             outcome, note, traj = Outcome.ERROR, str(exc), self._traj or traj
@@ -407,19 +460,22 @@ class AutoTaskAgent(Agent):
         for s, pair in zip(new, self.knowledge.observe(new), strict=True):
             nodes[s.index] = pair
 
-    def shortest(self, task: str, traj: Trajectory,
-                 nodes: dict[int, tuple[int, int] | None]) -> list[PathOp]:
+    def shortest(
+        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]
+    ) -> list[PathOp]:
         path = [s for s in effective_path(traj.steps) if s.index in nodes]
         if not path:
             return []
         first, last = nodes.get(path[0].index), nodes.get(path[-1].index)
         if first is None or last is None:
             return []
-        return self.knowledge.shortest_path(first[0], last[1], path, nodes,
-                                            parse_task(task).parameters, task)
+        return self.knowledge.shortest_path(
+            first[0], last[1], path, nodes, parse_task(task).parameters, task
+        )
 
-    def summarise(self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None],
-                  done: bool) -> Summary:
+    def summarise(
+        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None], done: bool
+    ) -> Summary:
         """The shortest path, each operation with the run's step that did it."""
         ops = self.shortest(task, traj, nodes)
         rows = []
@@ -428,18 +484,29 @@ class AutoTaskAgent(Agent):
             found = None
             for s in reversed(traj.steps):
                 pair = nodes.get(s.index)
-                if pair is not None and pair[0] == op.src and not s.undone \
-                        and op_words(s.action, s.before) == words:
+                if (
+                    pair is not None
+                    and pair[0] == op.src
+                    and not s.undone
+                    and op_words(s.action, s.before) == words
+                ):
                     found = s
                     break
             rows.append(SummaryStep(words, found))
         last = traj.steps[-1] if traj.steps else None
         replayed = bool(self._s.replayed) and not (self._replay and self._replay.failed)
-        return Summary(task, tuple(rows), done, self._s.exhausted,
-                       last.reason if last is not None else "", replayed)
+        return Summary(
+            task,
+            tuple(rows),
+            done,
+            self._s.exhausted,
+            last.reason if last is not None else "",
+            replayed,
+        )
 
-    def _learn(self, task: str, traj: Trajectory,
-               nodes: dict[int, tuple[int, int] | None]) -> TaskKnowledge | None:
+    def _learn(
+        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]
+    ) -> TaskKnowledge | None:
         explored = any(not s.reason.startswith("replay ") for s in effective_path(traj.steps))
         if self._replay is not None and not explored and not self._replay.failed:
             self.knowledge.remember_phrasing(self._replay.match.knowledge, task)

@@ -64,11 +64,16 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     sets: list[str] = typer.Option(
-        [], "--set", "-s", metavar="KEY=VALUE",
+        [],
+        "--set",
+        "-s",
+        metavar="KEY=VALUE",
         help="Override a configuration key for this command (repeatable); "
-        "see `screenpilot config show`."),
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Print the version and exit."),
+        "see `screenpilot config show`.",
+    ),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     """Options that apply to every command."""
     ctx.obj = parse_assignments(sets)

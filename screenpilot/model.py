@@ -141,8 +141,11 @@ class Record:
         schema = data.pop("schema", SCHEMA_VERSION)
         kind = data.pop("type", cls.__name__)
         if not isinstance(schema, int) or schema > SCHEMA_VERSION:
-            _fail(cls, f"schema version {schema!r} is newer than this screenpilot "
-                       f"understands ({SCHEMA_VERSION}); upgrade screenpilot")
+            _fail(
+                cls,
+                f"schema version {schema!r} is newer than this screenpilot "
+                f"understands ({SCHEMA_VERSION}); upgrade screenpilot",
+            )
         if kind != cls.__name__:
             _fail(cls, f"document holds a {kind}, not a {cls.__name__}")
         out = _decode(cls, data)
@@ -370,16 +373,21 @@ class Screen(Record):
                 _fail(Screen, f"element {e.id} names block {e.block_id}, which is not on screen")
         for b in self.blocks:
             if b.active_element is not None and b.active_element not in ids:
-                _fail(Screen, f"block {b.id} names element {b.active_element} as active, "
-                              "which is not on screen")
+                _fail(
+                    Screen,
+                    f"block {b.id} names element {b.active_element} as active, "
+                    "which is not on screen",
+                )
 
     def element(self, element_id: int) -> Element:
         """The element with this id; ``KeyError`` naming the ids on screen if absent."""
         for e in self.elements:
             if e.id == element_id:
                 return e
-        raise KeyError(f"no element {element_id} on screen (ids: "
-                       f"{', '.join(str(e.id) for e in self.elements) or 'none'})")
+        raise KeyError(
+            f"no element {element_id} on screen (ids: "
+            f"{', '.join(str(e.id) for e in self.elements) or 'none'})"
+        )
 
     def block(self, block_id: int) -> Block:
         for b in self.blocks:
@@ -591,9 +599,13 @@ class Step(Record):
         """This step as chat messages (what the planner saw and what it answered)."""
         return [
             {"role": "user", "content": self.before.describe()},
-            {"role": "assistant",
-             "content": json.dumps({"action": self.action.describe(self.before),
-                                    "reason": self.reason}, ensure_ascii=False)},
+            {
+                "role": "assistant",
+                "content": json.dumps(
+                    {"action": self.action.describe(self.before), "reason": self.reason},
+                    ensure_ascii=False,
+                ),
+            },
         ]
 
 
@@ -632,8 +644,12 @@ class Trajectory(Record):
         return dataclasses.replace(self, steps=self.steps[:-1]), self.steps[-1]
 
     def finish(self, outcome: Outcome, *, note: str = "", finished_at: str = "") -> Trajectory:
-        return dataclasses.replace(self, outcome=outcome, note=note or self.note,
-                                   finished_at=finished_at or self.finished_at)
+        return dataclasses.replace(
+            self,
+            outcome=outcome,
+            note=note or self.note,
+            finished_at=finished_at or self.finished_at,
+        )
 
     def to_messages(self) -> list[dict[str, str]]:
         msgs = [{"role": "user", "content": f"Task: {self.task}"}]

@@ -85,16 +85,22 @@ def _step_html(step: Step) -> str:
     uri = _thumbnail(step)
     img = f'<img src="{uri}" alt="screen before step {step.index + 1}">' if uri else ""
     timings = " · ".join(f"{html.escape(k)} {v:.2f}s" for k, v in step.timings)
-    parts = [f'<div class="step{" undone" if step.undone else ""}">', img, "<div>",
-             f"<h2>{step.index + 1}. {html.escape(action_words(step.action, step))}</h2>"]
+    parts = [
+        f'<div class="step{" undone" if step.undone else ""}">',
+        img,
+        "<div>",
+        f"<h2>{step.index + 1}. {html.escape(action_words(step.action, step))}</h2>",
+    ]
     if step.reason:
         parts.append(f'<p class="reason">{html.escape(step.reason)}</p>')
     if step.error:
         parts.append(f'<p class="error">{html.escape(step.error)}</p>')
     if step.before.sensitivity.sensitive:
         sens = step.before.sensitivity
-        parts.append(f'<p class="error">Sensitive screen: {html.escape(sens.category.value)} '
-                     f"({html.escape('; '.join(sens.evidence))})</p>")
+        parts.append(
+            f'<p class="error">Sensitive screen: {html.escape(sens.category.value)} '
+            f"({html.escape('; '.join(sens.evidence))})</p>"
+        )
     if timings:
         parts.append(f'<p class="timing">{timings}</p>')
     parts.append("</div></div>")
@@ -106,8 +112,7 @@ def _summary_html(rows: SummaryRows) -> str:
     for i, (words, step) in enumerate(rows, 1):
         uri = _thumbnail(step) if step is not None else ""
         img = f'<img src="{uri}" alt="screen of summary step {i}">' if uri else ""
-        parts.append(f'<div class="step">{img}<div><h2>{i}. {html.escape(words)}</h2>'
-                     "</div></div>")
+        parts.append(f'<div class="step">{img}<div><h2>{i}. {html.escape(words)}</h2></div></div>')
     parts.append("</div>")
     return "\n".join(parts)
 
@@ -116,23 +121,30 @@ def render_html(trajectory: Trajectory, *, summary: SummaryRows | None = None) -
     """The whole report as one HTML string (with a completion summary first, if given)."""
     t = trajectory
     colour = _OUTCOME_COLOURS.get(t.outcome.value, "#b00020")
-    meta = [("device", t.device), ("app", t.app), ("planner", t.planner),
-            ("started", t.started_at), ("finished", t.finished_at), ("steps", str(len(t.steps)))]
+    meta = [
+        ("device", t.device),
+        ("app", t.app),
+        ("planner", t.planner),
+        ("started", t.started_at),
+        ("finished", t.finished_at),
+        ("steps", str(len(t.steps))),
+    ]
     rows = "".join(f"<tr><td>{k}</td><td>{html.escape(v)}</td></tr>" for k, v in meta if v)
     note = f"<p>{html.escape(t.note)}</p>" if t.note else ""
     steps = "\n".join(_step_html(s) for s in t.steps) or "<p>No steps were taken.</p>"
     if summary:
         steps = _summary_html(summary) + "\n<h2>Every step</h2>\n" + steps
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f"<title>screenpilot: {html.escape(t.task)}</title><style>{_CSS}</style></head>"
-            f"<body><h1>{html.escape(t.task)}</h1>"
-            f'<div class="meta"><span class="outcome" style="background:{colour}">'
-            f"{html.escape(t.outcome.value.replace('_', ' '))}</span>{note}"
-            f"<table>{rows}</table></div>{steps}</body></html>")
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>screenpilot: {html.escape(t.task)}</title><style>{_CSS}</style></head>"
+        f"<body><h1>{html.escape(t.task)}</h1>"
+        f'<div class="meta"><span class="outcome" style="background:{colour}">'
+        f"{html.escape(t.outcome.value.replace('_', ' '))}</span>{note}"
+        f"<table>{rows}</table></div>{steps}</body></html>"
+    )
 
 
-def write_report(trajectory: Trajectory, out: Path, *,
-                 summary: SummaryRows | None = None) -> Path:
+def write_report(trajectory: Trajectory, out: Path, *, summary: SummaryRows | None = None) -> Path:
     """Write the report to ``out`` (a .html file) and return its path."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".html.tmp")
@@ -141,8 +153,7 @@ def write_report(trajectory: Trajectory, out: Path, *,
     return out
 
 
-def save_run(trajectory: Trajectory, folder: Path, *,
-             summary: SummaryRows | None = None) -> Path:
+def save_run(trajectory: Trajectory, folder: Path, *, summary: SummaryRows | None = None) -> Path:
     """Write a run's ``trajectory.json`` (atomically) and its ``report.html`` into
     ``folder``; returns the trajectory's path. Runs and recordings are saved alike."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -93,8 +93,14 @@ A_VERSION = 0x01000001
 A_VERSION_SKIP_CHECKSUM = 0x01000001
 MAX_PAYLOAD = 1024 * 1024
 HEADER = struct.Struct("<6I")
-FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir",
-            "fixed_push_symlink_timestamp")
+FEATURES = (
+    "shell_v2",
+    "cmd",
+    "stat_v2",
+    "ls_v2",
+    "fixed_push_mkdir",
+    "fixed_push_symlink_timestamp",
+)
 SYNC_DATA_MAX = 64 * 1024
 SYNC_MAX_PATH = 1024
 IDLE_POLL_S = 0.5
@@ -139,8 +145,9 @@ class Message:
 def pack_message(msg: Message, *, checksum: bool) -> bytes:
     """Header + data, with the byte-sum check only for old protocol versions."""
     check = sum(msg.data) & 0xFFFFFFFF if checksum else 0
-    header = HEADER.pack(msg.command, msg.arg0, msg.arg1, len(msg.data), check,
-                         msg.command ^ 0xFFFFFFFF)
+    header = HEADER.pack(
+        msg.command, msg.arg0, msg.arg1, len(msg.data), check, msg.command ^ 0xFFFFFFFF
+    )
     return header + msg.data
 
 
@@ -158,8 +165,10 @@ def unpack_header(raw: bytes, max_payload: int) -> tuple[int, int, int, int]:
 
 def banner(backend: PhoneBackend) -> bytes:
     """The CNXN banner: device state, product properties and features."""
-    props = ";".join(f"{key}={backend.getprop(key)}" for key in
-                     ("ro.product.name", "ro.product.model", "ro.product.device"))
+    props = ";".join(
+        f"{key}={backend.getprop(key)}"
+        for key in ("ro.product.name", "ro.product.model", "ro.product.device")
+    )
     return f"device::{props};features={','.join(FEATURES)}".encode()
 
 
@@ -193,7 +202,7 @@ class Stream:
         for start in range(0, len(data), size):
             if not self._wait_send_window():
                 return False
-            chunk = data[start:start + size]
+            chunk = data[start : start + size]
             if not self.conn.send(Message(A_WRTE, self.local_id, self.remote_id, chunk)):
                 return False
         return not self.closed
@@ -281,8 +290,9 @@ class Stream:
         with self._cond:
             if self.closed:
                 return True
-            if len(self._inbox) + len(data) > limits.window + self.conn.max_payload or \
-                    not self.conn.daemon.account(len(data)):
+            if len(self._inbox) + len(
+                data
+            ) > limits.window + self.conn.max_payload or not self.conn.daemon.account(len(data)):
                 return False
             self._inbox.extend(data)
             self._okay_owed = len(self._inbox) >= limits.window
@@ -331,7 +341,7 @@ class ShellV2IO(StreamIO):
     def _packet(self, kind: int, data: bytes) -> None:
         step = max(1, self.stream.conn.max_payload - 5)
         for start in range(0, len(data), step):
-            chunk = data[start:start + step]
+            chunk = data[start : start + step]
             self.stream.write(struct.pack("<BI", kind, len(chunk)) + chunk)
 
 
@@ -379,6 +389,7 @@ class Services:
                 io.exit(run_or_interact(shell, command, io))
             else:
                 run_or_interact(shell, command, StreamIO(stream))
+
         return serve
 
 
@@ -408,7 +419,7 @@ def _strip_v2_stdin(data: bytes) -> bytes:
     while pos + 5 <= len(data):
         kind, length = struct.unpack_from("<BI", data, pos)
         if kind == 0:
-            out += data[pos + 5:pos + 5 + length]
+            out += data[pos + 5 : pos + 5 + length]
         pos += 5 + length
     return bytes(out)
 
@@ -444,9 +455,13 @@ class SyncSession:
 
     def _dispatch(self, ident: bytes, path: str) -> bool:
         handlers: dict[bytes, Callable[[str], bool]] = {
-            b"STAT": self._stat_v1, b"STA2": self._stat_v2, b"LST2": self._stat_v2,
-            b"LIST": self._list_v1, b"LIS2": self._list_v2,
-            b"SEND": self._send, b"RECV": self._recv,
+            b"STAT": self._stat_v1,
+            b"STA2": self._stat_v2,
+            b"LST2": self._stat_v2,
+            b"LIST": self._list_v1,
+            b"LIS2": self._list_v2,
+            b"SEND": self._send,
+            b"RECV": self._recv,
         }
         handler = handlers.get(ident)
         if handler is None:
@@ -464,8 +479,10 @@ class SyncSession:
         entry = self.fs.stat(path)
         if entry is None:
             return self.stream.write(b"STAT" + struct.pack("<III", 0, 0, 0))
-        return self.stream.write(b"STAT" + struct.pack(
-            "<III", entry.mode, len(entry.data) & 0xFFFFFFFF, int(entry.mtime)))
+        return self.stream.write(
+            b"STAT"
+            + struct.pack("<III", entry.mode, len(entry.data) & 0xFFFFFFFF, int(entry.mtime))
+        )
 
     def _stat_v2(self, path: str, ident: bytes = b"STA2") -> bool:
         entry = self.fs.stat(path)
@@ -474,8 +491,11 @@ class SyncSession:
     def _list_v1(self, path: str) -> bool:
         for name, entry in self.fs.listdir(path) or []:
             raw = name.encode()
-            if not self.stream.write(b"DENT" + struct.pack(
-                    "<IIII", entry.mode, len(entry.data), int(entry.mtime), len(raw)) + raw):
+            if not self.stream.write(
+                b"DENT"
+                + struct.pack("<IIII", entry.mode, len(entry.data), int(entry.mtime), len(raw))
+                + raw
+            ):
                 return False
         return self.stream.write(b"DONE" + bytes(16))
 
@@ -483,7 +503,8 @@ class SyncSession:
         for name, entry in self.fs.listdir(path) or []:
             raw = name.encode()
             if not self.stream.write(
-                    b"DNT2" + _stat2(entry, enoent=False) + struct.pack("<I", len(raw)) + raw):
+                b"DNT2" + _stat2(entry, enoent=False) + struct.pack("<I", len(raw)) + raw
+            ):
                 return False
         return self.stream.write(b"DONE" + bytes(72))
 
@@ -522,7 +543,7 @@ class SyncSession:
             return True
         data = entry.data
         for start in range(0, len(data), SYNC_DATA_MAX):
-            chunk = data[start:start + SYNC_DATA_MAX]
+            chunk = data[start : start + SYNC_DATA_MAX]
             if not self.stream.write(b"DATA" + struct.pack("<I", len(chunk)) + chunk):
                 return False
         return self.stream.write(b"DONE" + bytes(4))
@@ -533,8 +554,20 @@ def _stat2(entry: FileEntry | None, *, enoent: bool) -> bytes:
     if entry is None:
         return struct.pack("<IQQIIIIQqqq", 2 if enoent else 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     mtime = int(entry.mtime)
-    return struct.pack("<IQQIIIIQqqq", 0, 0xFD00, entry.inode, entry.mode, 1, 2000, 2000,
-                       len(entry.data), mtime, mtime, mtime)
+    return struct.pack(
+        "<IQQIIIIQqqq",
+        0,
+        0xFD00,
+        entry.inode,
+        entry.mode,
+        1,
+        2000,
+        2000,
+        len(entry.data),
+        mtime,
+        mtime,
+        mtime,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -668,8 +701,7 @@ class Connection:
         self.connected = True
         if self.daemon.auth == "none":
             self.authorized = True
-            self.send(Message(A_CNXN, self.version, self.max_payload,
-                              banner(self.daemon.backend)))
+            self.send(Message(A_CNXN, self.version, self.max_payload, banner(self.daemon.backend)))
             return
         self._ask_for_key()
 
@@ -761,9 +793,16 @@ class AdbDaemon:
     ...     subprocess.run(["adb", "connect", adbd.serial])
     """
 
-    def __init__(self, backend: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0,
-                 fs: MemoryFileSystem | None = None, limits: Limits | None = None,
-                 auth: AuthMode = "none") -> None:
+    def __init__(
+        self,
+        backend: PhoneBackend,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        fs: MemoryFileSystem | None = None,
+        limits: Limits | None = None,
+        auth: AuthMode = "none",
+    ) -> None:
         if auth not in AUTH_MODES:
             raise ValueError(f"unknown auth mode {auth!r}: one of {', '.join(AUTH_MODES)}")
         self.backend = backend
@@ -808,8 +847,9 @@ class AdbDaemon:
         listener.settimeout(IDLE_POLL_S)
         self._listener = listener
         self._stopping.clear()
-        self._accept_thread = threading.Thread(target=self._accept_loop, name="adbd-accept",
-                                               daemon=True)
+        self._accept_thread = threading.Thread(
+            target=self._accept_loop, name="adbd-accept", daemon=True
+        )
         self._accept_thread.start()
         return self
 
@@ -840,19 +880,25 @@ class AdbDaemon:
     def __enter__(self) -> AdbDaemon:
         return self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()
 
     # --- threads --------------------------------------------------------------------------
     def spawn(self, name: str, target: Callable[[], None]) -> None:
         """Run ``target`` in a tracked daemon thread."""
+
         def run() -> None:
             try:
                 target()
             finally:
                 with self._lock:
                     self._threads.discard(threading.current_thread())
+
         thread = threading.Thread(target=run, name=name, daemon=True)
         with self._lock:
             self._threads.add(thread)
@@ -890,8 +936,12 @@ class AdbDaemon:
             threads = len(self._threads)
         streams = sum(c.open_streams for c in connections)
         with self._stats_lock:
-            out = {"connections": len(connections), "streams": streams,
-                   "threads": threads, "buffered bytes": self._buffered}
+            out = {
+                "connections": len(connections),
+                "streams": streams,
+                "threads": threads,
+                "buffered bytes": self._buffered,
+            }
             out.update({f"peak {k}": v for k, v in self._peaks.items()})
             out.update(self._counts)
         return out
@@ -959,4 +1009,5 @@ class AdbDaemon:
             finally:
                 with self._lock:
                     self._connections.discard(conn)
+
         self.spawn("adbd-connection", serve)

@@ -48,8 +48,9 @@ def glyph(name: str) -> str:
     try:
         return fonts.mdi_codepoints()[name]
     except KeyError as exc:
-        raise DataError(f"unknown icon {name!r}",
-                        hint="use a Material Design Icons name, e.g. 'wifi'") from exc
+        raise DataError(
+            f"unknown icon {name!r}", hint="use a Material Design Icons name, e.g. 'wifi'"
+        ) from exc
 
 
 def font_for(text: str, size: int, weight: int = 400) -> ImageFont.FreeTypeFont:
@@ -112,8 +113,9 @@ def wrap(text: str, size: int, weight: int, max_w: float) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1024)
-def shape_mask(shape: str, w: int, h: int, radius: int, stroke: int,
-                alpha: float = 1.0) -> Image.Image:
+def shape_mask(
+    shape: str, w: int, h: int, radius: int, stroke: int, alpha: float = 1.0
+) -> Image.Image:
     """An anti-aliased L mask of a rounded rectangle or ellipse (ring when stroke > 0)."""
     if alpha < 1.0:
         return shape_mask(shape, w, h, radius, stroke).point(lambda v: round(v * alpha))
@@ -128,8 +130,9 @@ def shape_mask(shape: str, w: int, h: int, radius: int, stroke: int,
     else:
         d.rounded_rectangle(outer, radius=r, fill=255)
         if s:
-            d.rounded_rectangle((s, s, w * _SS - 1 - s, h * _SS - 1 - s),
-                                radius=max(0, r - s), fill=0)
+            d.rounded_rectangle(
+                (s, s, w * _SS - 1 - s, h * _SS - 1 - s), radius=max(0, r - s), fill=0
+            )
     return big.resize((w, h), Image.Resampling.BOX)
 
 
@@ -158,8 +161,9 @@ class Painter:
         if x2 > x1 and y2 > y1:
             self.draw.rectangle((x1, y1, x2 - 1, y2 - 1), fill=fill)
 
-    def _mask_paste(self, shape: str, box: BoxF, radius: float, stroke: float,
-                    fill: RGB, alpha: float = 1.0) -> None:
+    def _mask_paste(
+        self, shape: str, box: BoxF, radius: float, stroke: float, fill: RGB, alpha: float = 1.0
+    ) -> None:
         x1, y1, x2, y2 = (round(v) for v in box)
         w, h = x2 - x1, y2 - y1
         if w <= 0 or h <= 0:
@@ -212,18 +216,21 @@ class Painter:
         x2 = int(max(p[0] for p in points)) + 2
         y2 = int(max(p[1] for p in points)) + 2
         big = Image.new("L", ((x2 - x1) * _SS, (y2 - y1) * _SS), 0)
-        ImageDraw.Draw(big).polygon([((px - x1) * _SS, (py - y1) * _SS) for px, py in points],
-                                    fill=255)
+        ImageDraw.Draw(big).polygon(
+            [((px - x1) * _SS, (py - y1) * _SS) for px, py in points], fill=255
+        )
         mask = big.resize((x2 - x1, y2 - y1), Image.Resampling.BOX)
         self.image.paste(fill, (x1, y1, x2, y2), mask)
 
-    def paste(self, image: Image.Image, x: float, y: float, mask: Image.Image | None = None
-              ) -> None:
+    def paste(
+        self, image: Image.Image, x: float, y: float, mask: Image.Image | None = None
+    ) -> None:
         self.image.paste(image, (round(x), round(y)), mask)
 
     # --- text and icons --------------------------------------------------------------
-    def text(self, x: float, top: float, text: str, size: int, color: RGB,
-             weight: int = 400) -> BoxF:
+    def text(
+        self, x: float, top: float, text: str, size: int, color: RGB, weight: int = 400
+    ) -> BoxF:
         """Draw one line whose line box starts at ``top``; returns the ink box."""
         font = font_for(text, size, weight)
         ascent, descent = font.getmetrics()

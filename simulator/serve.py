@@ -26,13 +26,15 @@ def start_adb_server() -> None:
     """Start the adb server (adbutils' bundled binary) if none is running."""
     import adbutils
 
-    subprocess.run([adbutils.adb_path(), "start-server"], check=True, capture_output=True,
-                   timeout=60)
+    subprocess.run(
+        [adbutils.adb_path(), "start-server"], check=True, capture_output=True, timeout=60
+    )
 
 
 @contextlib.contextmanager
-def serve_phone(phone: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0,
-                auth: AuthMode = "none") -> Iterator[str]:
+def serve_phone(
+    phone: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0, auth: AuthMode = "none"
+) -> Iterator[str]:
     """Run adbd for ``phone``, connect adb to it, yield its serial once adb lists it (as
     ``device``, or ``unauthorized`` with ``auth="refuse"``); disconnect and stop after."""
     import adbutils
@@ -46,9 +48,10 @@ def serve_phone(phone: PhoneBackend, *, host: str = "127.0.0.1", port: int = 0,
         deadline = time.monotonic() + CONNECT_TIMEOUT_S
         while not any(d.serial == daemon.serial and d.state == state for d in client.list()):
             if time.monotonic() > deadline:
-                raise DeviceError(f"the virtual phone {daemon.serial} never came up in adb "
-                                  f"as {state}",
-                                  hint="check `adb devices`; restart adb with `adb kill-server`")
+                raise DeviceError(
+                    f"the virtual phone {daemon.serial} never came up in adb as {state}",
+                    hint="check `adb devices`; restart adb with `adb kill-server`",
+                )
             time.sleep(0.1)
         yield daemon.serial
     finally:

@@ -56,15 +56,24 @@ class Task:
         if self.min_steps < 1:
             raise ValueError(f"task {self.id}: min_steps must be at least 1")
         if self.solution and len(self.solution) != self.min_steps:
-            raise ValueError(f"task {self.id}: solution has {len(self.solution)} steps, "
-                             f"min_steps says {self.min_steps}")
+            raise ValueError(
+                f"task {self.id}: solution has {len(self.solution)} steps, "
+                f"min_steps says {self.min_steps}"
+            )
 
     def as_dict(self) -> dict[str, Any]:
         """What ``screenpilot tasks --json`` prints (no callables)."""
-        return {"id": self.id, "app": self.app, "command": self.command,
-                "params": self.params, "paraphrases": list(self.paraphrases),
-                "min_steps": self.min_steps, "difficulty": self.difficulty,
-                "sensitive": self.sensitive, "solution": list(self.solution)}
+        return {
+            "id": self.id,
+            "app": self.app,
+            "command": self.command,
+            "params": self.params,
+            "paraphrases": list(self.paraphrases),
+            "min_steps": self.min_steps,
+            "difficulty": self.difficulty,
+            "sensitive": self.sensitive,
+            "solution": list(self.solution),
+        }
 
 
 def all_tasks() -> list[Task]:

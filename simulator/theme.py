@@ -94,8 +94,11 @@ def hex_rgb(value: str) -> RGB:
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """Linear blend: ``t`` = 0 gives ``a``, 1 gives ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t))
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,16 +116,18 @@ class Theme:
         try:
             return self.roles[role]
         except KeyError as exc:
-            raise ConfigError(f"unknown colour role {role!r}",
-                              hint=f"one of {', '.join(sorted(self.roles))}") from exc
+            raise ConfigError(
+                f"unknown colour role {role!r}", hint=f"one of {', '.join(sorted(self.roles))}"
+            ) from exc
 
 
 def make_theme(dark: bool = False, accent: str = "blue") -> Theme:
     """The palette for a theme: ``accent`` is a name from ``ACCENTS`` or ``#RRGGBB``."""
     accent_hex = ACCENTS.get(accent, accent)
     if not accent_hex.startswith("#"):
-        raise ConfigError(f"unknown accent colour {accent!r}",
-                          hint=f"one of {', '.join(ACCENTS)} or #RRGGBB")
+        raise ConfigError(
+            f"unknown accent colour {accent!r}", hint=f"one of {', '.join(ACCENTS)} or #RRGGBB"
+        )
     base = {k: hex_rgb(v) for k, v in (_DARK if dark else _LIGHT).items()}
     acc = hex_rgb(accent_hex)
     if dark:

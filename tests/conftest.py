@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 enforce_offline()
 
 settings.register_profile(
-    "screenpilot", deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    "screenpilot",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.load_profile("screenpilot")
 
 pytest_plugins = ["phone_fixtures"]

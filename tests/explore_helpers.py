@@ -30,11 +30,17 @@ def el(i: int, kind: ElementKind, y: int, text: str = "", **kw: Any) -> Element:
     return Element(i, kind, Box(40, y, 1040, y + 90), text=text, **kw)
 
 
-def screen(*labels: str, kind: ElementKind = ElementKind.TEXT, extra: Sequence[Element] = (),
-           list_block: bool = False) -> Screen:
+def screen(
+    *labels: str,
+    kind: ElementKind = ElementKind.TEXT,
+    extra: Sequence[Element] = (),
+    list_block: bool = False,
+) -> Screen:
     """A screen with one text element per label (ids 0..), top to bottom."""
-    els = [el(i, kind, 200 + 120 * i, lab, block_id=0 if list_block else None)
-           for i, lab in enumerate(labels)]
+    els = [
+        el(i, kind, 200 + 120 * i, lab, block_id=0 if list_block else None)
+        for i, lab in enumerate(labels)
+    ]
     els += list(extra)
     blocks = (Block(0, Box(0, 150, 1080, 2200), BlockKind.LIST),) if list_block else ()
     return Screen(1080, 2400, elements=tuple(els), blocks=blocks)

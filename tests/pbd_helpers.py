@@ -34,8 +34,11 @@ def add_worker(path: str, tag: str, count: int, pause: float) -> None:
 
     store = DemoStore.open(path, embedder=WordEmbedder(), lock_timeout=60)
     for i in range(count):
-        demo_id = store.add(DemoRecord(f"task {tag} number {i}", (f"tap '{tag}{i}'",),
-                                       app=f"app.{tag}", source="test"))
+        demo_id = store.add(
+            DemoRecord(
+                f"task {tag} number {i}", (f"tap '{tag}{i}'",), app=f"app.{tag}", source="test"
+            )
+        )
         print(demo_id, flush=True)
         time.sleep(pause)
 
@@ -53,7 +56,11 @@ def hold_lock(path: str, seconds: float) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "add":
-        add_worker(sys.argv[2], sys.argv[3], int(sys.argv[4]),
-                   float(sys.argv[5]) if len(sys.argv) > 5 else 0.0)
+        add_worker(
+            sys.argv[2],
+            sys.argv[3],
+            int(sys.argv[4]),
+            float(sys.argv[5]) if len(sys.argv) > 5 else 0.0,
+        )
     elif sys.argv[1] == "lock":
         hold_lock(sys.argv[2], float(sys.argv[3]))

@@ -61,7 +61,8 @@ class StubPhone:
         self.settings: dict[str, dict[str, str]] = {
             "global": {"wifi_on": "1", "airplane_mode_on": "0"},
             "secure": {"default_input_method": "com.android.inputmethod.latin/.LatinIME"},
-            "system": {"screen_brightness": "128"}}
+            "system": {"screen_brightness": "128"},
+        }
 
     def size(self) -> tuple[int, int]:
         return self._size
@@ -73,9 +74,13 @@ class StubPhone:
         return 0
 
     def getprop(self, name: str) -> str:
-        return {"ro.product.model": "Pixel 7", "ro.product.name": "panther",
-                "ro.product.device": "panther", "ro.build.version.release": "14",
-                "ro.build.version.sdk": "34"}.get(name, "")
+        return {
+            "ro.product.model": "Pixel 7",
+            "ro.product.name": "panther",
+            "ro.product.device": "panther",
+            "ro.build.version.release": "14",
+            "ro.build.version.sdk": "34",
+        }.get(name, "")
 
     def uptime(self) -> float:
         return time.monotonic() - self._boot
@@ -128,6 +133,7 @@ class StubPhone:
             with self._lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
+
         return unsubscribe
 
     def listener_count(self) -> int:
@@ -176,8 +182,10 @@ class StubPhone:
             return "    SurfaceOrientation: 0\n"
         if service == "display":
             w, h = self._size
-            return (f"  mOverrideDisplayInfo=DisplayInfo{{\"Built-in Screen\", "
-                    f"real {w} x {h}, rotation 0, orientation=0}}\n")
+            return (
+                f'  mOverrideDisplayInfo=DisplayInfo{{"Built-in Screen", '
+                f"real {w} x {h}, rotation 0, orientation=0}}\n"
+            )
         return None
 
 
@@ -197,6 +205,7 @@ class RecordingBackend:
         def recorded(*args: Any, **kwargs: Any) -> Any:
             self.calls.append((name, args))
             return target(*args, **kwargs)
+
         return recorded
 
     def add_touch_listener(self, listener: TouchListener) -> Callable[[], None]:
@@ -209,6 +218,7 @@ class RecordingBackend:
         def done() -> None:
             unsubscribe()
             self.listening -= 1
+
         return done
 
     def named(self, name: str) -> list[tuple[Any, ...]]:
@@ -230,8 +240,11 @@ def start_adb_server() -> adbutils.AdbClient:
 
 
 def wait_online(client: adbutils.AdbClient, serial: str) -> None:
-    if not wait_until(lambda: any(d.serial == serial and d.state == "device"
-                                  for d in client.list()), CONNECT_TIMEOUT_S, interval=0.1):
+    if not wait_until(
+        lambda: any(d.serial == serial and d.state == "device" for d in client.list()),
+        CONNECT_TIMEOUT_S,
+        interval=0.1,
+    ):
         raise RuntimeError(f"{serial} never came online in adb")
 
 

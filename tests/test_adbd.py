@@ -33,8 +33,9 @@ from screenpilot.simulator.adbd import (
 # --- a minimal raw client, to misbehave in ways adb never would ---------------------------
 def raw_connect(port: int) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock.sendall(pack_message(Message(A_CNXN, 0x01000001, MAX_PAYLOAD, b"host::\0"),
-                              checksum=False))
+    sock.sendall(
+        pack_message(Message(A_CNXN, 0x01000001, MAX_PAYLOAD, b"host::\0"), checksum=False)
+    )
     assert read_message(sock).command == A_CNXN
     return sock
 
@@ -88,8 +89,9 @@ def test_unknown_command(phone: PhoneSession) -> None:
 
 def test_adb_cli_shell_and_exec_out(phone: PhoneSession) -> None:
     adb = [adbutils.adb_path(), "-s", phone.serial]
-    shell = subprocess.run([*adb, "shell", "echo", "a;", "exit", "9"], capture_output=True,
-                           timeout=30)
+    shell = subprocess.run(
+        [*adb, "shell", "echo", "a;", "exit", "9"], capture_output=True, timeout=30
+    )
     assert (shell.returncode, shell.stdout) == (9, b"a\n")
     png = subprocess.run([*adb, "exec-out", "screencap", "-p"], capture_output=True, timeout=30)
     assert png.stdout.startswith(b"\x89PNG\r\n\x1a\n")
@@ -159,8 +161,11 @@ def test_getevent_reports_an_injected_tap(phone: PhoneSession) -> None:
     finally:
         stream.close()
     lines = received.decode().splitlines()
-    events = [line.split("/dev/input/event2: ")[1].split() for line in lines
-              if "/dev/input/event2: " in line]
+    events = [
+        line.split("/dev/input/event2: ")[1].split()
+        for line in lines
+        if "/dev/input/event2: " in line
+    ]
     assert ["EV_ABS", "ABS_MT_POSITION_X", f"{300:08x}"] in events
     assert ["EV_ABS", "ABS_MT_POSITION_Y", f"{700:08x}"] in events
     assert ["EV_KEY", "BTN_TOUCH", "DOWN"] in events
@@ -173,11 +178,16 @@ def test_push_and_pull_a_vcf(phone: PhoneSession, tmp_path: Path) -> None:
     src, back = tmp_path / "contacts.vcf", tmp_path / "back.vcf"
     src.write_bytes(vcf)
     adb = [adbutils.adb_path(), "-s", phone.serial]
-    subprocess.run([*adb, "push", str(src), "/sdcard/Download/"], check=True,
-                   capture_output=True, timeout=30)
+    subprocess.run(
+        [*adb, "push", str(src), "/sdcard/Download/"], check=True, capture_output=True, timeout=30
+    )
     assert phone.device.shell("ls /sdcard/Download") == "contacts.vcf"
-    subprocess.run([*adb, "pull", "/sdcard/Download/contacts.vcf", str(back)], check=True,
-                   capture_output=True, timeout=30)
+    subprocess.run(
+        [*adb, "pull", "/sdcard/Download/contacts.vcf", str(back)],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
     assert back.read_bytes() == vcf
     assert phone.device.sync.read_bytes("/sdcard/Download/contacts.vcf") == vcf
     assert phone.device.sync.stat("/sdcard/Download/contacts.vcf").size == len(vcf)
@@ -188,8 +198,11 @@ def test_push_and_pull_a_vcf(phone: PhoneSession, tmp_path: Path) -> None:
 def test_push_to_read_only_storage_fails(phone: PhoneSession, tmp_path: Path) -> None:
     src = tmp_path / "a.txt"
     src.write_bytes(b"a")
-    result = subprocess.run([adbutils.adb_path(), "-s", phone.serial, "push", str(src),
-                             "/system/a.txt"], capture_output=True, timeout=30)
+    result = subprocess.run(
+        [adbutils.adb_path(), "-s", phone.serial, "push", str(src), "/system/a.txt"],
+        capture_output=True,
+        timeout=30,
+    )
     assert result.returncode == 1 and b"Read-only file system" in result.stderr
 
 
@@ -250,6 +263,7 @@ def test_concurrent_streams(phone: PhoneSession) -> None:
 
     def worker(i: int) -> None:
         results[i] = phone.device.shell(f"sleep 0.2; echo {i}")
+
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
     start = time.monotonic()
     for t in threads:

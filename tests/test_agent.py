@@ -26,16 +26,19 @@ Message = dict[str, Any]
 
 def tap_label(label: str, *, done_when: str = "") -> Callable[[Sequence[Message]], str]:
     """An LLM answer that taps the element showing ``label`` in the prompt's screen."""
+
     def answer(messages: Sequence[Message]) -> str:
         text = str(messages[-1]["content"])
-        screen = text[text.rfind("<screen>"):text.rfind("</screen>")]
+        screen = text[text.rfind("<screen>") : text.rfind("</screen>")]
         if done_when and done_when in screen:
             return json.dumps({"action": "stop", "done": True, "reason": "it is open"})
         m = re.search(rf"\[(\d+)\] [^\n]*'{re.escape(label)}'", screen)
         if m is None:
             return json.dumps({"action": "back", "reason": f"no {label} here"})
-        return json.dumps({"action": "tap", "element": int(m.group(1)),
-                           "reason": f"{label} leads to the task"})
+        return json.dumps(
+            {"action": "tap", "element": int(m.group(1)), "reason": f"{label} leads to the task"}
+        )
+
     return answer
 
 
@@ -49,15 +52,23 @@ def vp(phone: PhoneSession) -> VirtualPhone:
 
 def make_agent(phone: PhoneSession, answers: list[Any], out: Path, **kw: Any) -> Agent:
     planner = ChainPlanner(ScriptedLLM(answers))
-    return Agent(AdbDevice(phone.serial), IncrementalDescriber(stages=("ocr", "blocks")),
-                 planner, options=RunOptions(out=out, max_steps=6, settle_timeout=2.0,
-                                             settle_interval=0.05), **kw)
+    return Agent(
+        AdbDevice(phone.serial),
+        IncrementalDescriber(stages=("ocr", "blocks")),
+        planner,
+        options=RunOptions(out=out, max_steps=6, settle_timeout=2.0, settle_interval=0.05),
+        **kw,
+    )
 
 
-def test_scripted_run_opens_display_settings(phone: PhoneSession, vp: VirtualPhone,
-                                             tmp_path: Path) -> None:
-    answers = [tap_label("Settings"), tap_label("Display"),
-               tap_label("Brightness level", done_when="Brightness level")]
+def test_scripted_run_opens_display_settings(
+    phone: PhoneSession, vp: VirtualPhone, tmp_path: Path
+) -> None:
+    answers = [
+        tap_label("Settings"),
+        tap_label("Display"),
+        tap_label("Brightness level", done_when="Brightness level"),
+    ]
     agent = make_agent(phone, answers, tmp_path)
     traj = agent.run("open the display settings")
     assert traj.outcome is Outcome.SUCCESS, traj.note
@@ -68,11 +79,10 @@ def test_scripted_run_opens_display_settings(phone: PhoneSession, vp: VirtualPho
     html = (tmp_path / "report.html").read_text()
     assert "Tap the &#x27;Settings&#x27; text" in html or "Tap the 'Settings' text" in html
     assert html.count("data:image/jpeg;base64,") == 3
-    assert traj.steps[0].after is not None   # filled from the next turn's screen
+    assert traj.steps[0].after is not None  # filled from the next turn's screen
 
 
-def test_ctrl_c_saves_the_trajectory(phone: PhoneSession, vp: VirtualPhone,
-                                     tmp_path: Path) -> None:
+def test_ctrl_c_saves_the_trajectory(phone: PhoneSession, vp: VirtualPhone, tmp_path: Path) -> None:
     def interrupt(messages: Sequence[Message]) -> str:
         raise KeyboardInterrupt
 
@@ -95,8 +105,7 @@ class Unplug:
         return json.dumps({"action": "back", "reason": "go back"})
 
 
-def test_phone_unplugged_mid_task(phone: PhoneSession, vp: VirtualPhone,
-                                  tmp_path: Path) -> None:
+def test_phone_unplugged_mid_task(phone: PhoneSession, vp: VirtualPhone, tmp_path: Path) -> None:
     agent = make_agent(phone, [Unplug(phone)], tmp_path)
     try:
         with pytest.raises(DeviceError):
@@ -107,8 +116,9 @@ def test_phone_unplugged_mid_task(phone: PhoneSession, vp: VirtualPhone,
     assert saved["outcome"] == "error" and "disconnected" in saved["note"]
 
 
-def test_unattended_run_stops_on_a_secure_screen(phone: PhoneSession, vp: VirtualPhone,
-                                                 tmp_path: Path) -> None:
+def test_unattended_run_stops_on_a_secure_screen(
+    phone: PhoneSession, vp: VirtualPhone, tmp_path: Path
+) -> None:
     vp.open_page("settings", "pin")
     agent = make_agent(phone, [tap_label("OK")], tmp_path, safety=KeywordSafety())
     with pytest.raises(SafetyStop) as info:
@@ -117,19 +127,20 @@ def test_unattended_run_stops_on_a_secure_screen(phone: PhoneSession, vp: Virtua
     assert info.value.category == "authentication"
     saved = json.loads((tmp_path / "trajectory.json").read_text())
     assert saved["outcome"] == "safety_stop" and "authentication" in saved["note"]
-    [step] = saved["steps"]                      # the stop is recorded, with its screen
+    [step] = saved["steps"]  # the stop is recorded, with its screen
     assert step["action"]["kind"] == "handover" and step["error"]
     assert step["before"]["sensitivity"]["category"] == "authentication"
 
 
-def test_handover_lets_the_person_act(phone: PhoneSession, vp: VirtualPhone,
-                                      tmp_path: Path) -> None:
+def test_handover_lets_the_person_act(
+    phone: PhoneSession, vp: VirtualPhone, tmp_path: Path
+) -> None:
     vp.open_page("settings", "pin")
     asked: list[str] = []
 
     def person(sens: Sensitivity, what: str) -> bool:
         asked.append(sens.category.value)
-        vp.keyevent(4)      # the person leaves the PIN page themselves
+        vp.keyevent(4)  # the person leaves the PIN page themselves
         return True
 
     answers = [json.dumps({"action": "stop", "done": True, "reason": "the person set it"})]

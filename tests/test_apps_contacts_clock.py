@@ -30,8 +30,7 @@ def phone() -> VirtualPhone:
 
 
 def _type(phone: VirtualPhone, caption: str, text: str) -> None:
-    field = next(e for e in phone.frame().elements if e.editable and caption in (e.caption,
-                                                                                 e.text))
+    field = next(e for e in phone.frame().elements if e.editable and caption in (e.caption, e.text))
     phone.tap(*field.box.center)
     phone.input_text(text)
 
@@ -64,16 +63,19 @@ def test_parse_vcards_versions_folding_and_params() -> None:
     assert team[0]["phone"] == "+86-10-5555-0101"  # 4.0 tel: URI
     assert team[1]["name"] == "Mia Rossi" and team[1]["first"] == "Mia"  # folded FN
     escaped = "BEGIN:VCARD\nN:Doe\\, Jr;Jane\nTEL:1\nEND:VCARD\nBEGIN:VCARD\nEND:VCARD\n"
-    assert parse_vcards(escaped) == [{"first": "Jane", "last": "Doe, Jr", "name": "Jane Doe, Jr",
-                                      "phone": "1", "email": ""}]
+    assert parse_vcards(escaped) == [
+        {"first": "Jane", "last": "Doe, Jr", "name": "Jane Doe, Jr", "phone": "1", "email": ""}
+    ]
     assert parse_vcards("not a vcard") == []
 
 
 # --- Contacts ---------------------------------------------------------------------------------
 def test_contacts_list_sorted_with_letters_and_tabs(phone: VirtualPhone) -> None:
     _tap(phone, "Contacts")
-    assert phone.current_focus() == ("com.android.contacts",
-                                     "com.android.contacts.activities.PeopleActivity")
+    assert phone.current_focus() == (
+        "com.android.contacts",
+        "com.android.contacts.activities.PeopleActivity",
+    )
     names = _names(phone)
     assert names == sorted(names, key=str.lower) and len(names) == 9
     frame = phone.frame()
@@ -136,8 +138,9 @@ def test_edit_contact_changes_number(phone: VirtualPhone) -> None:
         phone.keyevent(67)
     phone.input_text("5550100")
     _tap(phone, "Save")
-    row = next(r for r in phone.content_query(CONTACTS_URI) or []
-               if r["display_name"] == "David Kim")
+    row = next(
+        r for r in phone.content_query(CONTACTS_URI) or [] if r["display_name"] == "David Kim"
+    )
     assert row["number"] == "5550100"
 
 
@@ -203,8 +206,13 @@ def test_tab_bar_active_tab_in_accent(phone: VirtualPhone) -> None:
     _tap(phone, "Clock")
     assert phone.current_focus() == ("com.android.deskclock", "com.android.deskclock.DeskClock")
     for label in ("Timer", "Stopwatch", "Clock", "Alarm"):
-        tab = next(e for e in phone.frame().elements if e.text == label and e.block is not None
-                   and phone.frame().blocks[e.block].kind is BlockKind.TAB_BAR)
+        tab = next(
+            e
+            for e in phone.frame().elements
+            if e.text == label
+            and e.block is not None
+            and phone.frame().blocks[e.block].kind is BlockKind.TAB_BAR
+        )
         phone.tap(*tab.box.center)
         frame = phone.frame()
         tabs = next(b for b in frame.blocks if b.kind is BlockKind.TAB_BAR)
@@ -251,15 +259,17 @@ def test_spinner_buttons_and_24h(phone: VirtualPhone) -> None:
     phone.tap(*plus[0].box.center)  # hour +1 wraps to 0
     phone.tap(*plus[1].box.center)  # minute 0 -> 1
     _tap(phone, "Save")
-    assert any(r["hour"] == "0" and r["minutes"] == "1"
-               for r in phone.content_query(ALARMS_URI) or [])
+    assert any(
+        r["hour"] == "0" and r["minutes"] == "1" for r in phone.content_query(ALARMS_URI) or []
+    )
 
 
 def test_switch_toggles_alarm_and_dumpsys(phone: VirtualPhone) -> None:
     _tap(phone, "Clock")
     assert "id=2 " not in (phone.dumpsys("alarm", []) or "")
-    switch = next(e for e in phone.frame().elements
-                  if e.kind is ElementKind.SWITCH and e.caption == "9:00 AM")
+    switch = next(
+        e for e in phone.frame().elements if e.kind is ElementKind.SWITCH and e.caption == "9:00 AM"
+    )
     assert switch.checked is False
     phone.tap(*switch.box.center)
     assert "id=2 " in (phone.dumpsys("alarm", []) or "")

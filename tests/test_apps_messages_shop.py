@@ -43,8 +43,9 @@ def _field(phone: VirtualPhone, label: str) -> TruthElement:
 def _next_to(phone: VirtualPhone, text: str, anchor: str) -> TruthElement:
     """The element showing ``text`` nearest below the element showing ``anchor``."""
     a = _element(phone, anchor)
-    below = [e for e in phone.frame().elements
-             if e.text == text and e.box.center[1] >= a.box.center[1]]
+    below = [
+        e for e in phone.frame().elements if e.text == text and e.box.center[1] >= a.box.center[1]
+    ]
     assert below, f"no {text!r} below {anchor!r}"
     return min(below, key=lambda e: e.box.center[1])
 
@@ -109,9 +110,12 @@ def test_suite_shape() -> None:
         assert 2 <= len(t.paraphrases) <= 3, t.id
         assert len(t.solution) == t.min_steps
     sensitive = {t.id: t.sensitive for t in TASKS if t.sensitive}
-    assert sensitive == {"shop_find_store": "permission", "shop_buy": "payment",
-                         "shop_sign_in": "authentication",
-                         "shop_delete_account": "account_management"}
+    assert sensitive == {
+        "shop_find_store": "permission",
+        "shop_buy": "payment",
+        "shop_sign_in": "authentication",
+        "shop_delete_account": "account_management",
+    }
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
@@ -138,8 +142,7 @@ def test_send_appears_in_thread_and_provider(phone: VirtualPhone) -> None:
     assert "See you there" in _texts(phone)
     assert _field(phone, "Text message").hint
     top = (phone.content_query("content://sms") or [])[0]
-    assert (top["body"], top["type"], top["address"]) == ("See you there", "2",
-                                                           "+1 650-555-0102")
+    assert (top["body"], top["type"], top["address"]) == ("See you there", "2", "+1 650-555-0102")
     assert int(top["date"]) > messages.NOW_MS - 60_000
     assert phone.current_focus()[1].endswith("ConversationActivity")
 
@@ -199,8 +202,10 @@ def test_messages_in_chinese(phone: VirtualPhone) -> None:
 # --- Shop ---------------------------------------------------------------------------------------
 def test_cart_totals_and_promo(phone: VirtualPhone) -> None:
     snap = phone.snapshot()
-    snap["apps"][SHOP]["cart"] = [{"id": "p1", "size": "", "qty": 2},
-                                  {"id": "p4", "size": "", "qty": 1}]
+    snap["apps"][SHOP]["cart"] = [
+        {"id": "p1", "size": "", "qty": 2},
+        {"id": "p4", "size": "", "qty": 1},
+    ]
     phone.restore(snap)
     _run(phone, "tap 'Shop'", "tap the 'cart_outline' icon")
     assert "$132.48" in _texts(phone)
@@ -214,13 +219,23 @@ def test_cart_totals_and_promo(phone: VirtualPhone) -> None:
 
 
 def test_checkout_signed_out_asks_to_sign_in_with_password_field(phone: VirtualPhone) -> None:
-    _run(phone, "tap 'Shop'", "tap 'Smart Watch'", "tap 'Add to cart'",
-         "tap the 'cart_outline' icon", "tap 'Checkout'")
+    _run(
+        phone,
+        "tap 'Shop'",
+        "tap 'Smart Watch'",
+        "tap 'Add to cart'",
+        "tap the 'cart_outline' icon",
+        "tap 'Checkout'",
+    )
     password = _field(phone, "Password")
     assert password.password and password.editable
     assert frame_to_screen(phone.frame()).elements[0] is not None
-    _run(phone, "type 'alex.kim@example.com' into 'Email'", "type 'wrong' into 'Password'",
-         "tap 'Sign in'")
+    _run(
+        phone,
+        "type 'alex.kim@example.com' into 'Email'",
+        "type 'wrong' into 'Password'",
+        "tap 'Sign in'",
+    )
     assert "Incorrect email or password" in _texts(phone)
     assert _field(phone, "Password").text == "•" * 5
     phone.key_combination([113, 29])
@@ -231,16 +246,28 @@ def test_checkout_signed_out_asks_to_sign_in_with_password_field(phone: VirtualP
 
 def test_payment_is_secure_and_places_an_order(phone: VirtualPhone) -> None:
     _sign_in(phone)
-    _run(phone, "tap 'Shop'", "tap 'Wireless Headphones'", "tap 'Add to cart'",
-         "tap the 'cart_outline' icon", "tap 'Checkout'", "tap 'Express (1-2 days) - $9.99'",
-         "tap 'Continue to payment'")
+    _run(
+        phone,
+        "tap 'Shop'",
+        "tap 'Wireless Headphones'",
+        "tap 'Add to cart'",
+        "tap the 'cart_outline' icon",
+        "tap 'Checkout'",
+        "tap 'Express (1-2 days) - $9.99'",
+        "tap 'Continue to payment'",
+    )
     frame = phone.frame()
     assert frame.secure and not _pixels(phone).any()
     assert frame_to_screen(frame, captured=True).elements == ()
     assert phone.current_focus()[1] == "com.example.shop.PaymentActivity"
     assert "$69.98" in _texts(phone)
-    _run(phone, "type '4242 4242 4242 4241' into 'Card number'", "type '12/27' into 'MM/YY'",
-         "type '123' into 'CVV'", "tap 'Pay now'")
+    _run(
+        phone,
+        "type '4242 4242 4242 4241' into 'Card number'",
+        "type '12/27' into 'MM/YY'",
+        "type '123' into 'CVV'",
+        "tap 'Pay now'",
+    )
     assert "Enter a valid card number" in _texts(phone)
     assert len(phone.content_query("content://com.example.shop/orders") or []) == 2
     _run(phone, "type '2' into 'Card number'", "tap 'Pay now'")
@@ -249,9 +276,14 @@ def test_payment_is_secure_and_places_an_order(phone: VirtualPhone) -> None:
     _run(phone, "type '4242424242424242' into 'Card number'", "tap 'Pay now'")
     assert "Order placed" in _texts(phone) and _pixels(phone).any()
     rows = phone.content_query("content://com.example.shop/orders") or []
-    assert rows[0] == {"_id": "SP-1043", "date": "Jun 3", "status": "Processing",
-                       "total": "69.98", "card_last4": "4242",
-                       "items": "Wireless Headphones x1"}
+    assert rows[0] == {
+        "_id": "SP-1043",
+        "date": "Jun 3",
+        "status": "Processing",
+        "total": "69.98",
+        "card_last4": "4242",
+        "items": "Wireless Headphones x1",
+    }
     assert phone.app_state(SHOP)["cart"] == []
 
 
@@ -329,14 +361,26 @@ def test_search_results_and_product_options(phone: VirtualPhone) -> None:
     _tap(phone, image)
     indicator = next(e for e in phone.frame().elements if e.kind is ElementKind.PAGE_INDICATOR)
     assert indicator.text == "2/3"
-    _run(phone, "tap 'Size 9'", "tap '11'", "tap the 'minus' icon", "tap the 'plus' icon",
-         "tap the 'plus' icon", "tap 'Add to cart'")
+    _run(
+        phone,
+        "tap 'Size 9'",
+        "tap '11'",
+        "tap the 'minus' icon",
+        "tap the 'plus' icon",
+        "tap the 'plus' icon",
+        "tap 'Add to cart'",
+    )
     assert phone.app_state(SHOP)["cart"] == [{"id": "p2", "size": "11", "qty": 3}]
 
 
 def test_order_history_needs_sign_in(phone: VirtualPhone) -> None:
     _run(phone, "tap 'Shop'", "tap 'Orders'")
     assert "Sign in to see your orders" in _texts(phone)
-    _run(phone, "tap 'Sign in'", "type 'alex.kim@example.com' into 'Email'",
-         "type 'sunflower42' into 'Password'", "tap 'Sign in'")
+    _run(
+        phone,
+        "tap 'Sign in'",
+        "type 'alex.kim@example.com' into 'Email'",
+        "type 'sunflower42' into 'Password'",
+        "tap 'Sign in'",
+    )
     assert {"Backpack", "Yoga Mat"} <= set(_texts(phone))

@@ -19,8 +19,9 @@ EXE = Path(sys.executable).parent / "screenpilot"
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=full_env,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [str(EXE), *args], capture_output=True, text=True, env=full_env, timeout=60, check=False
+    )
 
 
 def test_help_lists_commands() -> None:
@@ -61,9 +62,12 @@ def test_user_error_is_one_line_without_traceback(tmp_path: Path) -> None:
 
 
 def test_help_does_not_import_heavy_libraries() -> None:
-    code = ("import sys; from screenpilot.cli import app; "
-            "heavy = [m for m in ('torch', 'ultralytics', 'chromadb', 'onnxruntime', "
-            "'sentence_transformers', 'cv2', 'open_clip') if m in sys.modules]; print(heavy)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True)
+    code = (
+        "import sys; from screenpilot.cli import app; "
+        "heavy = [m for m in ('torch', 'ultralytics', 'chromadb', 'onnxruntime', "
+        "'sentence_transformers', 'cv2', 'open_clip') if m in sys.modules]; print(heavy)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert proc.stdout.strip() == "[]"

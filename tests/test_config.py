@@ -43,14 +43,15 @@ def test_missing_file_is_fine(tmp_path: Path) -> None:
         ('[llm]\nmodle = "x"\n', {}, {}, "did you mean 'llm.model'"),
         ("", {"SCREENPILOT_LLM_MODLE": "x"}, {}, "did you mean SCREENPILOT_LLM_MODEL"),
         ("", {}, {"planner.max_step": "3"}, "did you mean 'planner.max_steps'"),
-        ("[planner]\nmax_steps = \"many\"\n", {}, {}, "bad value"),
+        ('[planner]\nmax_steps = "many"\n', {}, {}, "bad value"),
         ("", {"SCREENPILOT_PLANNER_KIND": "oracle"}, {}, "one of heuristic, llm"),
         ("", {}, {"planner.max_steps": "2.5"}, "bad value"),
         ("[llm\n", {}, {}, "cannot read config file"),
     ],
 )
-def test_strict_errors(tmp_path: Path, text: str, env: dict[str, str],
-                       flags: dict[str, str], message: str) -> None:
+def test_strict_errors(
+    tmp_path: Path, text: str, env: dict[str, str], flags: dict[str, str], message: str
+) -> None:
     path = write(tmp_path, text)
     with pytest.raises(ConfigError) as info:
         load_config(flags, env=env, path=path)

@@ -80,27 +80,46 @@ def script() -> Script:
 
 
 @pytest.fixture(scope="module")
-def console(phone: PhoneSession, script: Script,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Console, str]]:
+def console(
+    phone: PhoneSession, script: Script, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Console, str]]:
     runs = tmp_path_factory.mktemp("runs")
     stored = tmp_path_factory.mktemp("store")
     with DemoStore.open(stored, embedder=WordEmbedder()) as demos:
-        demos.add(DemoRecord("turn on wifi", ("tap 'Settings'", "tap 'Network & internet'"),
-                             app="com.android.settings", source="test"))
+        demos.add(
+            DemoRecord(
+                "turn on wifi",
+                ("tap 'Settings'", "tap 'Network & internet'"),
+                app="com.android.settings",
+                source="test",
+            )
+        )
         demos.add(DemoRecord("open the clock", ("tap 'Clock'",), source="test"))
-    save_run(Trajectory(task="a past run", outcome=Outcome.SUCCESS, planner="scripted",
-                        started_at="2026-01-01T00:00:00+00:00"),
-             runs / "20260101-000000-a-past-run")
+    save_run(
+        Trajectory(
+            task="a past run",
+            outcome=Outcome.SUCCESS,
+            planner="scripted",
+            started_at="2026-01-01T00:00:00+00:00",
+        ),
+        runs / "20260101-000000-a-past-run",
+    )
 
     def options(task: str, folder: Path) -> RunOptions:
         return RunOptions(out=folder, max_steps=6, settle_timeout=2.0, settle_interval=0.05)
 
-    parts = Parts(device=AdbDevice(phone.serial),
-                  describer=IncrementalDescriber(stages=("ocr", "blocks")),
-                  safety=KeywordSafety(), planner=script.planner, options=options, runs=runs,
-                  run_folder=run_folder, planner_name="scripted",
-                  store=lambda: DemoStore.open(stored, embedder=WordEmbedder()))
-    page = Console(parts, fps=2.0)           # the virtual phone's captures cost this machine
+    parts = Parts(
+        device=AdbDevice(phone.serial),
+        describer=IncrementalDescriber(stages=("ocr", "blocks")),
+        safety=KeywordSafety(),
+        planner=script.planner,
+        options=options,
+        runs=runs,
+        run_folder=run_folder,
+        planner_name="scripted",
+        store=lambda: DemoStore.open(stored, embedder=WordEmbedder()),
+    )
+    page = Console(parts, fps=2.0)  # the virtual phone's captures cost this machine
     with served(page) as url:
         yield page, url
 
@@ -108,19 +127,26 @@ def console(phone: PhoneSession, script: Script,
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if CHROMIUM is None or not Path(DRIVER).is_file():
-        pytest.skip("Debian's chromium and chromium-driver are not installed "
-                    "(apt-get install chromium chromium-driver)")
+        pytest.skip(
+            "Debian's chromium and chromium-driver are not installed "
+            "(apt-get install chromium chromium-driver)"
+        )
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+    ):
         options.add_argument(arg)
     try:
         driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    except Exception as exc:   # no display libraries, a driver of another version...
+    except Exception as exc:  # no display libraries, a driver of another version...
         pytest.skip(f"chromium cannot start here: {str(exc).splitlines()[0]}")
     driver.set_page_load_timeout(60)
     try:
@@ -166,10 +192,12 @@ def click_screen(driver: Any, x: int, y: int, phone_width: int) -> None:
 
     img = by_id(driver, "screen")
     width, height = driver.execute_script(
-        "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", img)
+        "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", img
+    )
     scale = width / phone_width
     ActionChains(driver).move_to_element_with_offset(
-        img, round(x * scale - width / 2), round(y * scale - height / 2)).click().perform()
+        img, round(x * scale - width / 2), round(y * scale - height / 2)
+    ).click().perform()
 
 
 # --- the token --------------------------------------------------------------------------------
@@ -184,22 +212,25 @@ def test_the_page_needs_its_token(console: tuple[Console, str], browser: Any) ->
     with pytest.raises(urllib.error.HTTPError) as info:
         urllib.request.urlopen(wrong, timeout=10)
     assert info.value.code == 403
-    tap_ = urllib.request.Request(base + "api/tap", data=b'{"x": 1, "y": 1}', method="POST",
-                                  headers={"Content-Type": "application/json"})
+    tap_ = urllib.request.Request(
+        base + "api/tap",
+        data=b'{"x": 1, "y": 1}',
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with pytest.raises(urllib.error.HTTPError) as info:
         urllib.request.urlopen(tap_, timeout=10)
     assert info.value.code == 403
-    right = urllib.request.Request(base + "api/state",
-                                   headers={"X-Screenpilot-Token": page_.token})
+    right = urllib.request.Request(base + "api/state", headers={"X-Screenpilot-Token": page_.token})
     with urllib.request.urlopen(right, timeout=10) as answer:
         assert json.loads(answer.read())["device"] == page_.parts.device.serial
 
     browser.delete_all_cookies()
     browser.get(base)
     assert "forbidden" in browser.find_element("tag name", "body").text
-    browser.get(url)                                 # the printed URL: token in the query
+    browser.get(url)  # the printed URL: token in the query
     assert browser.title == "screenpilot console"
-    assert "token" not in browser.current_url        # redirected; a cookie carries it now
+    assert "token" not in browser.current_url  # redirected; a cookie carries it now
     wait(browser, lambda d: by_id(d, "screen").get_attribute("data-seq"))
     assert browser.execute_script("return document.getElementById('screen').naturalWidth") > 0
     browser.get(base + "api/state")
@@ -207,8 +238,9 @@ def test_the_page_needs_its_token(console: tuple[Console, str], browser: Any) ->
 
 
 # --- the live screen --------------------------------------------------------------------------
-def test_a_click_on_the_live_screen_taps_the_phone(console: tuple[Console, str], page: Any,
-                                                   vp: VirtualPhone) -> None:
+def test_a_click_on_the_live_screen_taps_the_phone(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone
+) -> None:
     page_, _ = console
     vp.reset()
     frame_after(page, page_)
@@ -221,34 +253,43 @@ def test_a_click_on_the_live_screen_taps_the_phone(console: tuple[Console, str],
     assert "done: Tap" in log and "Settings" in log
 
 
-def test_the_reading_shows_the_overlay_and_the_description(console: tuple[Console, str],
-                                                           page: Any, vp: VirtualPhone) -> None:
+def test_the_reading_shows_the_overlay_and_the_description(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone
+) -> None:
     page_, _ = console
     vp.reset()
     frame_after(page, page_)
     by_id(page, "reading-toggle").click()
-    wait(page, lambda d: by_id(d, "screen").get_attribute("data-mode") == "reading"
-         and "Settings" in by_id(d, "reading-text").text, timeout=90)
+    wait(
+        page,
+        lambda d: (
+            by_id(d, "screen").get_attribute("data-mode") == "reading"
+            and "Settings" in by_id(d, "reading-text").text
+        ),
+        timeout=90,
+    )
     assert "elements" in by_id(page, "reading-source").text
     read = page_.reading.latest()
     assert read is not None and read.size == vp.size()
-    by_id(page, "reading-toggle").click()            # off: the live frames come back
+    by_id(page, "reading-toggle").click()  # off: the live frames come back
     wait(page, lambda d: by_id(d, "screen").get_attribute("data-mode") == "live")
     assert not by_id(page, "reading-panel").is_displayed()
 
 
-def test_a_click_on_a_sensitive_control_asks_first(console: tuple[Console, str], page: Any,
-                                                   vp: VirtualPhone) -> None:
+def test_a_click_on_a_sensitive_control_asks_first(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone
+) -> None:
     page_, _ = console
     vp.reset()
     shop_state(vp, signed_in=True, email=shop.ACCOUNT_EMAIL)
     vp.open_page("shop", "account")
-    assert vp.tap_text("Delete account")             # the confirmation dialog is up
+    assert vp.tap_text("Delete account")  # the confirmation dialog is up
     frame_after(page, page_)
     button = next(e for e in reversed(vp.frame().elements) if e.text == "Delete")
     click_screen(page, *button.box.center, phone_width=vp.size()[0])
-    banner = wait(page, lambda d: by_id(d, "confirm") if by_id(d, "confirm").is_displayed()
-                  else None)
+    banner = wait(
+        page, lambda d: by_id(d, "confirm") if by_id(d, "confirm").is_displayed() else None
+    )
     assert "account management" in banner.text and "Delete" in banner.text
     by_id(page, "confirm-cancel").click()
     wait(page, lambda d: not by_id(d, "confirm").is_displayed())
@@ -263,8 +304,9 @@ def start_run(driver: Any, task: str) -> None:
     by_id(driver, "run-start").click()
 
 
-def test_a_run_streams_its_steps_to_the_page(console: tuple[Console, str], page: Any,
-                                              vp: VirtualPhone, script: Script) -> None:
+def test_a_run_streams_its_steps_to_the_page(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone, script: Script
+) -> None:
     vp.reset()
     script.llm = ScriptedLLM([tap("Settings"), tap("__none__", done_when="Network")])
     start_run(page, "open the settings")
@@ -282,13 +324,14 @@ def test_a_run_streams_its_steps_to_the_page(console: tuple[Console, str], page:
     assert "open the settings" in page.title
 
 
-def test_stop_ends_the_run_before_its_next_turn(console: tuple[Console, str], page: Any,
-                                                vp: VirtualPhone, script: Script) -> None:
+def test_stop_ends_the_run_before_its_next_turn(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone, script: Script
+) -> None:
     page_, _ = console
     vp.reset()
 
     def tap_once_stopping(msgs: Sequence[Message]) -> str:
-        deadline = time.monotonic() + 60           # plans until the page's Stop lands
+        deadline = time.monotonic() + 60  # plans until the page's Stop lands
         while page_.runs.state != "stopping" and time.monotonic() < deadline:
             time.sleep(0.1)
         return tap("Settings")(msgs)
@@ -299,20 +342,24 @@ def test_stop_ends_the_run_before_its_next_turn(console: tuple[Console, str], pa
     by_id(page, "run-stop").click()
     wait(page, lambda d: by_id(d, "run-status").get_attribute("data-outcome"), timeout=120)
     assert by_id(page, "run-status").get_attribute("data-outcome") == "aborted"
-    assert script.llm.calls == 1                     # no turn after Stop
+    assert script.llm.calls == 1  # no turn after Stop
     assert len(page.find_elements("css selector", "#steps .step")) == 1
 
 
 def test_a_handover_shows_a_banner_and_abort_stops_the_run(
-        console: tuple[Console, str], page: Any, vp: VirtualPhone, script: Script) -> None:
+    console: tuple[Console, str], page: Any, vp: VirtualPhone, script: Script
+) -> None:
     vp.reset()
     shop_state(vp, **SIGNED_IN_WITH_CART)
     orders = len(vp.app_state(shop.PACKAGE)["orders"])
-    vp.open_page("shop", "payment")                  # a secure payment screen
+    vp.open_page("shop", "payment")  # a secure payment screen
     script.llm = ScriptedLLM([tap("Pay now")] * 3)
     start_run(page, "Buy the Wireless Headphones in the Shop app")
-    banner = wait(page, lambda d: by_id(d, "handover") if by_id(d, "handover").is_displayed()
-                  else None, timeout=90)
+    banner = wait(
+        page,
+        lambda d: by_id(d, "handover") if by_id(d, "handover").is_displayed() else None,
+        timeout=90,
+    )
     assert by_id(page, "handover-category").text == "payment"
     assert page.find_elements("css selector", "#handover-evidence li")
     assert by_id(page, "handover-done").is_displayed()
@@ -321,7 +368,7 @@ def test_a_handover_shows_a_banner_and_abort_stops_the_run(
     wait(page, lambda d: by_id(d, "run-status").get_attribute("data-outcome"), timeout=60)
     assert by_id(page, "run-status").get_attribute("data-outcome") == "aborted"
     assert not by_id(page, "handover").is_displayed()
-    assert script.llm.calls == 0                     # it never planned past the handover
+    assert script.llm.calls == 0  # it never planned past the handover
     assert len(vp.app_state(shop.PACKAGE)["orders"]) == orders
     steps = page.find_elements("css selector", "#steps .step")
     assert steps and all("Pay now" not in s.find_element("tag name", "h3").text for s in steps)
@@ -331,8 +378,17 @@ def test_a_handover_shows_a_banner_and_abort_stops_the_run(
 def test_past_runs_and_stored_demonstrations(console: tuple[Console, str], page: Any) -> None:
     page_, _ = console
     page.find_element("css selector", ".tabs [data-tab=runs]").click()
-    row = wait(page, lambda d: next((r for r in d.find_elements("css selector", "#runs tbody tr")
-                                     if "a past run" in r.text), None))
+    row = wait(
+        page,
+        lambda d: next(
+            (
+                r
+                for r in d.find_elements("css selector", "#runs tbody tr")
+                if "a past run" in r.text
+            ),
+            None,
+        ),
+    )
     report = row.find_element("link text", "report").get_attribute("href")
 
     page.find_element("css selector", ".tabs [data-tab=demos]").click()
@@ -340,25 +396,27 @@ def test_past_runs_and_stored_demonstrations(console: tuple[Console, str], page:
     rows = page.find_elements("css selector", "#demos tbody tr")
     wifi = next(r for r in rows if "turn on wifi" in r.text)
     wifi.find_element("xpath", ".//button[text()='Show']").click()
-    detail = wait(page, lambda d: by_id(d, "demo-detail") if by_id(d, "demo-detail").is_displayed()
-                  else None)
+    detail = wait(
+        page, lambda d: by_id(d, "demo-detail") if by_id(d, "demo-detail").is_displayed() else None
+    )
     assert "tap 'Network & internet'" in detail.text
     clock = next(r for r in rows if "open the clock" in r.text)
     clock.find_element("xpath", ".//button[text()='Delete']").click()
-    page.switch_to.alert.accept()                      # "Delete the demonstration ...?"
+    page.switch_to.alert.accept()  # "Delete the demonstration ...?"
     wait(page, lambda d: len(d.find_elements("css selector", "#demos tbody tr")) == 1)
     assert [r.instruction for r in page_.demos.store().list()] == ["turn on wifi"]
     exported = page.execute_async_script(
-        "const done = arguments[0];"
-        "fetch('/api/demos.jsonl').then(r => r.text()).then(done);")
+        "const done = arguments[0];fetch('/api/demos.jsonl').then(r => r.text()).then(done);"
+    )
     assert [json.loads(line)["instruction"] for line in exported.splitlines()] == ["turn on wifi"]
 
     page.get(report)
     assert "a past run" in page.title
 
 
-def test_a_demonstration_is_recorded_from_the_page(console: tuple[Console, str], page: Any,
-                                                   vp: VirtualPhone) -> None:
+def test_a_demonstration_is_recorded_from_the_page(
+    console: tuple[Console, str], page: Any, vp: VirtualPhone
+) -> None:
     page_, _ = console
     vp.reset()
     frame_after(page, page_)
@@ -366,14 +424,19 @@ def test_a_demonstration_is_recorded_from_the_page(console: tuple[Console, str],
     by_id(page, "record-task").send_keys("open the settings")
     by_id(page, "record-start").click()
     wait(page, lambda d: by_id(d, "record-status").text.startswith("Recording"))
-    time.sleep(1.0)                                  # the recorder listens and has a frame
+    time.sleep(1.0)  # the recorder listens and has a frame
     icon = vp.frame().find("Settings")
     assert icon is not None
     click_screen(page, *icon.box.center, phone_width=vp.size()[0])
     wait(page, lambda d: "tap 'Settings'" in by_id(d, "record-steps").text, timeout=90)
     by_id(page, "record-stop").click()
-    status = wait(page, lambda d: by_id(d, "record-status")
-                  if "Recorded" in by_id(d, "record-status").text else None, timeout=90)
+    status = wait(
+        page,
+        lambda d: (
+            by_id(d, "record-status") if "Recorded" in by_id(d, "record-status").text else None
+        ),
+        timeout=90,
+    )
     assert "Recorded 1 step " in status.text and "stored as" in status.text
     stored = [r for r in page_.demos.store().list() if r.instruction == "open the settings"]
     assert stored and stored[0].steps == ("tap 'Settings'",)
@@ -381,11 +444,13 @@ def test_a_demonstration_is_recorded_from_the_page(console: tuple[Console, str],
 
 # --- what the page is told ----------------------------------------------------------------------
 def test_a_step_event_never_carries_a_typed_secret() -> None:
-    field = Element(id=0, kind=ElementKind.EDIT_TEXT, box=Box(10, 10, 300, 60), text="Password",
-                    editable=True)
+    field = Element(
+        id=0, kind=ElementKind.EDIT_TEXT, box=Box(10, 10, 300, 60), text="Password", editable=True
+    )
     screen = Screen(width=400, height=800, elements=(field,))
-    action = Action(ActionKind.TYPE, element=0, text="hunter2hunter2", secret=True,
-                    reason="type the password")
+    action = Action(
+        ActionKind.TYPE, element=0, text="hunter2hunter2", secret=True, reason="type the password"
+    )
     event = step_event(Step(0, screen, action, reason="type the password"))
     assert "hunter2" not in json.dumps(event)
     assert event["kind"] == "type"

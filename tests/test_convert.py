@@ -34,23 +34,26 @@ def test_class_names_are_the_widget_classes() -> None:
     assert len(CLASS_NAMES) == 12
 
 
-@pytest.mark.parametrize(("cls", "kind"), [
-    ("android.widget.Button", K.BUTTON),
-    ("android.widget.ImageButton", K.BUTTON),
-    ("androidx.appcompat.widget.AppCompatButton", K.BUTTON),
-    ("android.widget.EditText", K.EDIT_TEXT),
-    ("android.widget.Switch", K.SWITCH),
-    ("androidx.appcompat.widget.SwitchCompat", K.SWITCH),
-    ("android.widget.CheckBox", K.CHECK_BOX),
-    ("android.widget.RadioButton", K.RADIO_GROUP),
-    ("android.widget.SeekBar", K.SEEK_BAR),
-    ("android.widget.RatingBar", K.RATING_BAR),
-    ("android.widget.Spinner", K.SPINNER),
-    ("android.widget.ImageView", K.IMAGE),
-    ("com.viewpagerindicator.CirclePageIndicator", K.PAGE_INDICATOR),
-    ("android.widget.TextView", None),
-    ("android.widget.LinearLayout", None),
-])
+@pytest.mark.parametrize(
+    ("cls", "kind"),
+    [
+        ("android.widget.Button", K.BUTTON),
+        ("android.widget.ImageButton", K.BUTTON),
+        ("androidx.appcompat.widget.AppCompatButton", K.BUTTON),
+        ("android.widget.EditText", K.EDIT_TEXT),
+        ("android.widget.Switch", K.SWITCH),
+        ("androidx.appcompat.widget.SwitchCompat", K.SWITCH),
+        ("android.widget.CheckBox", K.CHECK_BOX),
+        ("android.widget.RadioButton", K.RADIO_GROUP),
+        ("android.widget.SeekBar", K.SEEK_BAR),
+        ("android.widget.RatingBar", K.RATING_BAR),
+        ("android.widget.Spinner", K.SPINNER),
+        ("android.widget.ImageView", K.IMAGE),
+        ("com.viewpagerindicator.CirclePageIndicator", K.PAGE_INDICATOR),
+        ("android.widget.TextView", None),
+        ("android.widget.LinearLayout", None),
+    ],
+)
 def test_android_class_mapping(cls: str, kind: ElementKind | None) -> None:
     assert android_kind(cls) == kind
 
@@ -89,27 +92,35 @@ def test_droidbot_screen_without_a_state_is_skipped(tmp_path: Path) -> None:
 
 def test_states_match_screens_by_nearest_timestamp() -> None:
     screens = [Path("screen_2020-01-01_000010.jpg"), Path("screen_2020-01-01_000020.jpg")]
-    states = [Path("state_2020-01-01_000011.json"), Path("state_2020-01-01_000019.json"),
-              Path("state_2020-01-01_000500.json")]
+    states = [
+        Path("state_2020-01-01_000011.json"),
+        Path("state_2020-01-01_000019.json"),
+        Path("state_2020-01-01_000500.json"),
+    ]
     assert match_states(screens, states) == {screens[0]: states[0], screens[1]: states[1]}
 
 
 def test_filters_on_crafted_nodes() -> None:
     nodes = [
         Node(0, "android.widget.FrameLayout", (0, 0, 100, 200), True, -1, children=[1, 2, 3, 4]),
-        Node(1, "android.widget.Button", (10, 10, 50, 30), True, 0),        # kept
-        Node(2, "android.widget.Button", (10, 40, 50, 60), False, 0),       # invisible
-        Node(3, "android.widget.Button", (80, 40, 300, 60), True, 0),       # mostly off-screen
-        Node(4, "android.widget.Button", (10, 70, 10, 90), True, 0),        # zero width
-        Node(5, "android.widget.Button", (10, 100, 50, 120), True, 0),      # occluded by 6
+        Node(1, "android.widget.Button", (10, 10, 50, 30), True, 0),  # kept
+        Node(2, "android.widget.Button", (10, 40, 50, 60), False, 0),  # invisible
+        Node(3, "android.widget.Button", (80, 40, 300, 60), True, 0),  # mostly off-screen
+        Node(4, "android.widget.Button", (10, 70, 10, 90), True, 0),  # zero width
+        Node(5, "android.widget.Button", (10, 100, 50, 120), True, 0),  # occluded by 6
         Node(6, "android.widget.LinearLayout", (0, 95, 100, 130), True, 0, clickable=True),
-        Node(7, "android.widget.ImageView", (0, 0, 100, 150), True, 0),     # a background
+        Node(7, "android.widget.ImageView", (0, 0, 100, 150), True, 0),  # a background
     ]
     report = ConvertReport()
     boxes = label_nodes(nodes, 100, 200, report=report)
     assert [b.xyxy for b in boxes] == [(10, 10, 50, 30)]
-    assert report.dropped == {"invisible": 1, "off-screen": 1, "zero-size": 1, "occluded": 1,
-                              "background": 1}
+    assert report.dropped == {
+        "invisible": 1,
+        "off-screen": 1,
+        "zero-size": 1,
+        "occluded": 1,
+        "background": 1,
+    }
 
 
 def _rgb(path: Path, size: tuple[int, int]) -> None:
@@ -122,26 +133,55 @@ def _rgb(path: Path, size: tuple[int, int]) -> None:
 
 def test_rico_semantic_and_view_hierarchy(tmp_path: Path) -> None:
     _rgb(tmp_path / "1.jpg", (144, 256))
-    semantic = {"bounds": [0, 0, 1440, 2560], "class": "com.android.internal.policy.PhoneWindow",
-                "children": [
-                    {"bounds": [100, 200, 700, 400], "componentLabel": "Text Button",
-                     "class": "android.widget.Button"},
-                    {"bounds": [100, 500, 400, 800], "componentLabel": "Icon",
-                     "class": "android.widget.ImageButton"},
-                    {"bounds": [100, 900, 400, 1000], "componentLabel": "Text"}]}
+    semantic = {
+        "bounds": [0, 0, 1440, 2560],
+        "class": "com.android.internal.policy.PhoneWindow",
+        "children": [
+            {
+                "bounds": [100, 200, 700, 400],
+                "componentLabel": "Text Button",
+                "class": "android.widget.Button",
+            },
+            {
+                "bounds": [100, 500, 400, 800],
+                "componentLabel": "Icon",
+                "class": "android.widget.ImageButton",
+            },
+            {"bounds": [100, 900, 400, 1000], "componentLabel": "Text"},
+        ],
+    }
     (tmp_path / "1.json").write_text(json.dumps(semantic))
     _rgb(tmp_path / "2.jpg", (144, 256))
-    hierarchy = {"activity_name": "com.example/.Main", "activity": {"root": {
-        "bounds": [0, 0, 1440, 2560], "class": "FrameLayout", "visibility": "visible",
-        "children": [{"bounds": [0, 100, 1440, 300], "class": "com.x.MySwitch",
-                      "ancestors": ["android.widget.Switch"], "visibility": "visible",
-                      "visible-to-user": True},
-                     {"bounds": [0, 400, 1440, 600], "class": "android.widget.EditText",
-                      "visibility": "gone"}]}}}
+    hierarchy = {
+        "activity_name": "com.example/.Main",
+        "activity": {
+            "root": {
+                "bounds": [0, 0, 1440, 2560],
+                "class": "FrameLayout",
+                "visibility": "visible",
+                "children": [
+                    {
+                        "bounds": [0, 100, 1440, 300],
+                        "class": "com.x.MySwitch",
+                        "ancestors": ["android.widget.Switch"],
+                        "visibility": "visible",
+                        "visible-to-user": True,
+                    },
+                    {
+                        "bounds": [0, 400, 1440, 600],
+                        "class": "android.widget.EditText",
+                        "visibility": "gone",
+                    },
+                ],
+            }
+        },
+    }
     (tmp_path / "2.json").write_text(json.dumps(hierarchy))
     samples = {s.image.stem: s for s in convert("rico", tmp_path)}
     assert [(b.kind, b.xyxy) for b in samples["1"].boxes] == [
-        (K.BUTTON, (10, 20, 70, 40)), (K.BUTTON, (10, 50, 40, 80))]
+        (K.BUTTON, (10, 20, 70, 40)),
+        (K.BUTTON, (10, 50, 40, 80)),
+    ]
     assert [b.kind for b in samples["2"].boxes] == [K.SWITCH]
     assert samples["2"].app == "com.example"
 
@@ -158,10 +198,13 @@ def test_vins_pascal_voc(tmp_path: Path) -> None:
         "<object><name>Text</name><bndbox><xmin>5</xmin><ymin>40</ymin><xmax>50</xmax>"
         "<ymax>60</ymax></bndbox></object>"
         "<object><name>UpperTaskBar</name><bndbox><xmin>0</xmin><ymin>0</ymin><xmax>120</xmax>"
-        "<ymax>10</ymax></bndbox></object></annotation>")
+        "<ymax>10</ymax></bndbox></object></annotation>"
+    )
     (sample,) = convert("vins", tmp_path)
     assert [(b.kind, b.xyxy) for b in sample.boxes] == [
-        (K.BUTTON, (5, 5, 50, 30)), (K.STATUS_BAR, (0, 0, 100, 10))]
+        (K.BUTTON, (5, 5, 50, 30)),
+        (K.STATUS_BAR, (0, 0, 100, 10)),
+    ]
 
 
 def test_unknown_source_and_missing_folder(tmp_path: Path) -> None:

@@ -47,11 +47,15 @@ def _arr(boxes: list[tuple[float, float, float, float]]) -> FloatArray:
 
 
 def test_nested_box_suppression_keeps_the_more_confident_of_nested_boxes() -> None:
-    boxes = _arr([(0, 0, 100, 100),     # container, most confident
-                  (10, 10, 30, 30),     # inside it -> dropped
-                  (90, 90, 150, 150),   # overlaps a corner only (IoS 100/3600) -> kept
-                  (200, 200, 220, 220),  # elsewhere -> kept
-                  (205, 205, 230, 230)])  # IoS 225/400 = 0.56 with the previous one
+    boxes = _arr(
+        [
+            (0, 0, 100, 100),  # container, most confident
+            (10, 10, 30, 30),  # inside it -> dropped
+            (90, 90, 150, 150),  # overlaps a corner only (IoS 100/3600) -> kept
+            (200, 200, 220, 220),  # elsewhere -> kept
+            (205, 205, 230, 230),
+        ]
+    )  # IoS 225/400 = 0.56 with the previous one
     scores = np.asarray([0.9, 0.8, 0.7, 0.6, 0.5], dtype=np.float32)
     assert suppress_nested(boxes, scores, 0.9) == [0, 2, 3, 4]
     assert suppress_nested(boxes, scores, 0.5) == [0, 2, 3]
@@ -129,13 +133,22 @@ def test_average_precision_known_value() -> None:
 
 
 def test_evaluate_on_crafted_predictions() -> None:
-    gts = [[GroundTruth(2, (0, 0, 10, 10)), GroundTruth(2, (20, 0, 30, 10)),
-            GroundTruth(3, (0, 20, 10, 30))]]
-    preds = [[Prediction(2, 0.9, (0, 0, 10, 10)),          # exact hit
-              Prediction(2, 0.8, (50, 50, 60, 60)),        # false positive
-              Prediction(2, 0.7, (20, 0, 30, 10)),         # hit
-              Prediction(3, 0.6, (0, 20, 10, 25)),         # IoU 0.5: a hit at 0.5 only
-              Prediction(5, 0.9, (0, 0, 5, 5))]]           # class without ground truth
+    gts = [
+        [
+            GroundTruth(2, (0, 0, 10, 10)),
+            GroundTruth(2, (20, 0, 30, 10)),
+            GroundTruth(3, (0, 20, 10, 30)),
+        ]
+    ]
+    preds = [
+        [
+            Prediction(2, 0.9, (0, 0, 10, 10)),  # exact hit
+            Prediction(2, 0.8, (50, 50, 60, 60)),  # false positive
+            Prediction(2, 0.7, (20, 0, 30, 10)),  # hit
+            Prediction(3, 0.6, (0, 20, 10, 25)),  # IoU 0.5: a hit at 0.5 only
+            Prediction(5, 0.9, (0, 0, 5, 5)),
+        ]
+    ]  # class without ground truth
     result = evaluate(gts, preds, conf=0.65)
     button, edit = result.classes[2], result.classes[3]
     ap_button = (51 + 50 * (2 / 3)) / 101
@@ -156,9 +169,16 @@ def test_evaluate_needs_one_prediction_list_per_image() -> None:
 # --------------------------------------------------------------------------- CLI
 
 
-@pytest.mark.parametrize("args", [["dataset", "convert"], ["train", "detector"],
-                                  ["train", "fall-detection-weights"],
-                                  ["export", "detector"], ["eval", "detector"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["dataset", "convert"],
+        ["train", "detector"],
+        ["train", "fall-detection-weights"],
+        ["export", "detector"],
+        ["eval", "detector"],
+    ],
+)
 def test_cli_help(args: list[str]) -> None:
     result = runner.invoke(app, [*args, "--help"])
     assert result.exit_code == 0, result.output
@@ -167,8 +187,10 @@ def test_cli_help(args: list[str]) -> None:
 
 def test_cli_convert_droidbot_sample(tmp_path: Path) -> None:
     sample = Path(__file__).parent / "data" / "droidbot"
-    result = runner.invoke(app, ["dataset", "convert", "--from", "droidbot", str(sample),
-                                 "--out", str(tmp_path / "ds")])
+    result = runner.invoke(
+        app,
+        ["dataset", "convert", "--from", "droidbot", str(sample), "--out", str(tmp_path / "ds")],
+    )
     assert result.exit_code == 0, result.output
     assert "5 images" in result.output and "radio_group" in result.output
     assert (tmp_path / "ds" / "data.yaml").is_file()
@@ -177,9 +199,14 @@ def test_cli_convert_droidbot_sample(tmp_path: Path) -> None:
 def test_cli_train_with_missing_weights_is_a_data_error(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "screenpilot"
     data = tmp_path / "data.yaml"
-    proc = subprocess.run([str(exe), "train", "detector", "--data", str(data), "--model",
-                           str(tmp_path / "w.pt")], capture_output=True, text=True, timeout=120,
-                          check=False, env={**os.environ, "YOLO_OFFLINE": "1"})
+    proc = subprocess.run(
+        [str(exe), "train", "detector", "--data", str(data), "--model", str(tmp_path / "w.pt")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "YOLO_OFFLINE": "1"},
+    )
     assert proc.returncode == DataError.exit_code, proc.stderr
     assert "Traceback" not in proc.stderr and "not found" in proc.stderr
 
@@ -224,9 +251,19 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("tiny")
     data = _tiny_dataset(root)
     seen: list[EpochProgress] = []
-    result = train_detector(data, model="yolov8n.yaml", epochs=1, imgsz=64, batch=2,
-                            project=root / "runs", name="t", progress=seen.append, plots=False,
-                            val=True, amp=False)
+    result = train_detector(
+        data,
+        model="yolov8n.yaml",
+        epochs=1,
+        imgsz=64,
+        batch=2,
+        project=root / "runs",
+        name="t",
+        progress=seen.append,
+        plots=False,
+        val=True,
+        amp=False,
+    )
     assert [p.epoch for p in seen] == [1] and seen[0].epochs == 1
     assert result.best.is_file() and result.last.is_file()
     return data, result.best
@@ -259,8 +296,9 @@ def test_train_export_detect_evaluate(trained: tuple[Path, Path], tmp_path: Path
 @pytest.mark.slow
 def test_resume_and_eval_cli(trained: tuple[Path, Path], tmp_path: Path) -> None:
     data, best = trained
-    result = runner.invoke(app, ["eval", "detector", "--data", str(data), "--weights", str(best),
-                                 "--json"])
+    result = runner.invoke(
+        app, ["eval", "detector", "--data", str(data), "--weights", str(best), "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert '"map50"' in result.output
     with pytest.raises(DataError, match="no checkpoint to resume"):

@@ -35,8 +35,20 @@ from screenpilot.simulator.serve import serve_phone
 
 KEY = "sk-doctor-secret-4242"
 MODEL = "tiny-chat"
-CHECK_NAMES = ("adb", "devices", "system", "screen", "animations", "screenshot",
-               "ADB Keyboard", "detector", "icons", "embedder", "store", "LLM endpoint")
+CHECK_NAMES = (
+    "adb",
+    "devices",
+    "system",
+    "screen",
+    "animations",
+    "screenshot",
+    "ADB Keyboard",
+    "detector",
+    "icons",
+    "embedder",
+    "store",
+    "LLM endpoint",
+)
 runner = CliRunner()
 
 
@@ -65,20 +77,36 @@ class Endpoint(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self._authorised():
-            self._send(200, {"object": "list", "data": [{"id": MODEL, "object": "model"},
-                                                        {"id": "other", "object": "model"}]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [{"id": MODEL, "object": "model"}, {"id": "other", "object": "model"}],
+                },
+            )
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         if not self._authorised():
             return
         type(self).chats.append(body)
-        self._send(200, {"id": "c1", "object": "chat.completion", "created": 0,
-                         "model": body["model"],
-                         "choices": [{"index": 0, "finish_reason": "stop",
-                                      "message": {"role": "assistant", "content": "OK"}}],
-                         "usage": {"prompt_tokens": 9, "completion_tokens": 1,
-                                   "total_tokens": 10}})
+        self._send(
+            200,
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": "OK"},
+                    }
+                ],
+                "usage": {"prompt_tokens": 9, "completion_tokens": 1, "total_tokens": 10},
+            },
+        )
 
 
 @pytest.fixture(scope="module")
@@ -96,12 +124,12 @@ def endpoint() -> Iterator[str]:
 # --- helpers -----------------------------------------------------------------------------
 def doctor(tmp_path: Path, *args: str, sets: tuple[str, ...] = ()) -> Result:
     """``screenpilot [--set ...] doctor ARGS`` with a fresh store and no user config."""
-    options = ["--set", f"store.path={tmp_path / 'store'}",
-               "--set", "embed.model=all-MiniLM-L6-v2"]
+    options = ["--set", f"store.path={tmp_path / 'store'}", "--set", "embed.model=all-MiniLM-L6-v2"]
     for item in sets:
         options += ["--set", item]
-    return runner.invoke(app, [*options, "doctor", *args],
-                         env={"SCREENPILOT_CONFIG": str(tmp_path / "none.toml")})
+    return runner.invoke(
+        app, [*options, "doctor", *args], env={"SCREENPILOT_CONFIG": str(tmp_path / "none.toml")}
+    )
 
 
 def lines(result: Result) -> dict[str, str]:
@@ -120,19 +148,26 @@ def shell(serial: str, command: str) -> str:
 
 # --- the default phone: everything holds -----------------------------------------------
 def test_default_phone_all_checks_pass_and_the_phone_is_left_as_found(
-        tmp_path: Path, endpoint: str) -> None:
+    tmp_path: Path, endpoint: str
+) -> None:
     phone = VirtualPhone()
     with serve_phone(phone) as serial:
-        for key in ("window_animation_scale", "transition_animation_scale",
-                    "animator_duration_scale"):
+        for key in (
+            "window_animation_scale",
+            "transition_animation_scale",
+            "animator_duration_scale",
+        ):
             shell(serial, f"settings put global {key} 0")
         own = next(i for i in shell(serial, "ime list -s").split() if "adbkeyboard" not in i)
-        shell(serial, f"ime set {own}")        # the person's own keyboard, not ADB Keyboard
+        shell(serial, f"ime set {own}")  # the person's own keyboard, not ADB Keyboard
         contacts = len(phone.app_state("com.android.contacts")["contacts"])
         before = phone.current_focus()
-        result = doctor(tmp_path, "--device", serial,
-                        sets=(f"llm.base_url={endpoint}", f"llm.model={MODEL}",
-                              f"llm.api_key={KEY}"))
+        result = doctor(
+            tmp_path,
+            "--device",
+            serial,
+            sets=(f"llm.base_url={endpoint}", f"llm.model={MODEL}", f"llm.api_key={KEY}"),
+        )
         after = phone.current_focus()
         keyboard = shell(serial, "settings get secure default_input_method").strip()
         contacts_after = len(phone.app_state("com.android.contacts")["contacts"])
@@ -147,7 +182,7 @@ def test_default_phone_all_checks_pass_and_the_phone_is_left_as_found(
     assert f"{MODEL} listed" in found["LLM endpoint"] and "answered 'OK'" in found["LLM endpoint"]
     assert mask(KEY) in found["LLM endpoint"] and KEY not in result.output
     assert Endpoint.chats and Endpoint.chats[-1]["model"] == MODEL
-    assert "..." in result.stderr                          # progress went to stderr
+    assert "..." in result.stderr  # progress went to stderr
     # the person's keyboard is back, the home screen is in front, no contact was saved
     assert keyboard == own
     assert after == before
@@ -165,8 +200,7 @@ def test_phone_without_adb_keyboard_fails_with_the_fix(tmp_path: Path) -> None:
     assert f"adb -s {serial} shell ime enable com.android.adbkeyboard/.AdbIME" in result.stdout
     # animations are on by default: a warning with the three commands that turn them off
     assert found["animations"].startswith("! animations: on")
-    for key in ("window_animation_scale", "transition_animation_scale",
-                "animator_duration_scale"):
+    for key in ("window_animation_scale", "transition_animation_scale", "animator_duration_scale"):
         assert f"adb -s {serial} shell settings put global {key} 0" in result.stdout
     assert "not ready: 1 problem to fix" in result.stdout
 
@@ -188,8 +222,8 @@ def test_text_that_silently_does_not_type_fails(tmp_path: Path) -> None:
     line = lines(result)["ADB Keyboard"]
     assert line.startswith("✗ ADB Keyboard: installed, enabled and selectable, but typing")
     assert "'中文 ok'" in line and "First name" in line
-    assert "ADB_INPUT_TEXT" in result.stdout                 # how to try it by hand
-    assert after == "com.android.launcher3"                  # backed out of the editor
+    assert "ADB_INPUT_TEXT" in result.stdout  # how to try it by hand
+    assert after == "com.android.launcher3"  # backed out of the editor
 
 
 def test_secure_screen_is_reported_black_in_json(tmp_path: Path) -> None:
@@ -219,7 +253,7 @@ def test_unauthorized_phone_says_to_accept_the_prompt(tmp_path: Path) -> None:
     found = lines(result)
     assert found["devices"].startswith(f"✗ devices: phone {serial} has not authorised")
     assert "accept the prompt on the phone" in result.stdout
-    assert "screen" not in found and "ADB Keyboard" not in found   # nothing to look at
+    assert "screen" not in found and "ADB Keyboard" not in found  # nothing to look at
 
 
 def test_two_phones_ask_which_one(tmp_path: Path) -> None:
@@ -234,24 +268,26 @@ def test_two_phones_ask_which_one(tmp_path: Path) -> None:
 
 
 def test_refusing_adbd_asks_for_a_key_and_never_lets_the_client_in() -> None:
-    with AdbDaemon(VirtualPhone(), auth="refuse") as daemon, \
-            socket.create_connection(("127.0.0.1", daemon.port), timeout=5) as sock:
+    with (
+        AdbDaemon(VirtualPhone(), auth="refuse") as daemon,
+        socket.create_connection(("127.0.0.1", daemon.port), timeout=5) as sock,
+    ):
+
         def send(msg: Message) -> None:
             sock.sendall(pack_message(msg, checksum=False))
 
         def receive() -> tuple[int, int, bytes]:
-            command, arg0, _arg1, length, _check, _magic = struct.unpack(
-                "<6I", _recv(sock, 24))
+            command, arg0, _arg1, length, _check, _magic = struct.unpack("<6I", _recv(sock, 24))
             return command, arg0, _recv(sock, length)
 
         send(Message(A_CNXN, 0x01000001, 256 * 1024, b"host::\0"))
         command, kind, token = receive()
         assert (command, kind, len(token)) == (A_AUTH, 1, 20)
-        send(Message(A_AUTH, 2, 0, b"\x01" * 256))            # a signature: refused
+        send(Message(A_AUTH, 2, 0, b"\x01" * 256))  # a signature: refused
         command, kind, again = receive()
         assert (command, kind) == (A_AUTH, 1) and again != token
-        send(Message(A_AUTH, 3, 0, b"QAAAA... user@host\0"))   # the public key: no answer
-        send(Message(A_OPEN, 1, 0, b"shell:echo hi\0"))       # ignored: not authorised
+        send(Message(A_AUTH, 3, 0, b"QAAAA... user@host\0"))  # the public key: no answer
+        send(Message(A_OPEN, 1, 0, b"shell:echo hi\0"))  # ignored: not authorised
         sock.settimeout(1.0)
         with pytest.raises(TimeoutError):
             sock.recv(24)
@@ -275,8 +311,10 @@ class Hashing:
         self.name = name
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.array([[float((hash(t) >> s) & 0xFF) + 1.0 for s in range(0, 64, 8)]
-                        for t in texts], dtype=np.float32)
+        out = np.array(
+            [[float((hash(t) >> s) & 0xFF) + 1.0 for s in range(0, 64, 8)] for t in texts],
+            dtype=np.float32,
+        )
         normed: np.ndarray = out / np.linalg.norm(out, axis=1, keepdims=True)
         return normed
 
@@ -288,8 +326,11 @@ def test_store_health_lock_and_embedder_mismatch(tmp_path: Path) -> None:
     from screenpilot.pbd.store import LOCK_FILE, DemoRecord, DemoStore
 
     root = tmp_path / "store"
-    cfg = load_config({"store.path": str(root), "embed.model": "all-MiniLM-L6-v2"}, env={},
-                      path=Path("/nonexistent.toml"))
+    cfg = load_config(
+        {"store.path": str(root), "embed.model": "all-MiniLM-L6-v2"},
+        env={},
+        path=Path("/nonexistent.toml"),
+    )
     empty = check_store(cfg)
     assert empty.status is Status.OK and "no demonstrations yet" in empty.detail
     with DemoStore.open(root, embedder=Hashing("all-MiniLM-L6-v2")) as demos:
@@ -308,8 +349,11 @@ def test_store_health_lock_and_embedder_mismatch(tmp_path: Path) -> None:
     finally:
         holder.join()
     assert busy.status is Status.WARN and "busy" in busy.detail, busy
-    other = load_config({"store.path": str(root), "embed.model": str(tmp_path / "bge-local")},
-                        env={}, path=Path("/nonexistent.toml"))
+    other = load_config(
+        {"store.path": str(root), "embed.model": str(tmp_path / "bge-local")},
+        env={},
+        path=Path("/nonexistent.toml"),
+    )
     (tmp_path / "bge-local").mkdir()
     stale = check_store(other)
     assert stale.status is Status.WARN and "not searched until re-embedded" in stale.detail
@@ -326,9 +370,19 @@ def _hold(lock: Any, held: threading.Event, *, seconds: float) -> None:
 # --- the LLM check on its own ------------------------------------------------------------
 def test_llm_unknown_model_wrong_key_and_unreachable(endpoint: str) -> None:
     def check(**sets: str) -> Any:
-        return check_llm(load_config({"planner.kind": "llm", "llm.base_url": endpoint,
-                                      "llm.model": MODEL, "llm.api_key": KEY, **sets},
-                                     env={}, path=Path("/nonexistent.toml")))
+        return check_llm(
+            load_config(
+                {
+                    "planner.kind": "llm",
+                    "llm.base_url": endpoint,
+                    "llm.model": MODEL,
+                    "llm.api_key": KEY,
+                    **sets,
+                },
+                env={},
+                path=Path("/nonexistent.toml"),
+            )
+        )
 
     assert check().status is Status.OK
     unknown = check(**{"llm.model": "gpt-9"})
@@ -338,7 +392,7 @@ def test_llm_unknown_model_wrong_key_and_unreachable(endpoint: str) -> None:
     wrong = check(**{"llm.api_key": "sk-wrong-key-123456"})
     assert wrong.status is Status.FAIL and "refused the key" in wrong.detail
     assert "sk-wrong-key-123456" not in wrong.detail
-    with socket.socket() as probe:                 # a port nothing listens on
+    with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     down = check(**{"llm.base_url": f"http://127.0.0.1:{port}/v1"})
@@ -364,10 +418,12 @@ def test_mask_shows_at_most_three_and_two_characters() -> None:
 
 
 def test_scores_are_read_from_models_md() -> None:
-    text = ("# Models\n\n## Widget detector\nStatus: `models/det.onnx`.\n\n"
-            "| set | mAP@0.5 | other |\n|---|---|---|\n| synthetic (9 screens) | **0.5** | x |\n"
-            "| real | 0.25 | y |\n\n## Icons\n`models/ico.onnx`\n\n| set | crops | top-1 |\n"
-            "|---|---|---|\n| gmi | 2010 | 79.8 % |\n")
+    text = (
+        "# Models\n\n## Widget detector\nStatus: `models/det.onnx`.\n\n"
+        "| set | mAP@0.5 | other |\n|---|---|---|\n| synthetic (9 screens) | **0.5** | x |\n"
+        "| real | 0.25 | y |\n\n## Icons\n`models/ico.onnx`\n\n| set | crops | top-1 |\n"
+        "|---|---|---|\n| gmi | 2010 | 79.8 % |\n"
+    )
     det = parse_scores(text, "det.onnx")
     assert det is not None and str(det) == "mAP@0.5 0.5 (synthetic), 0.25 (real)"
     ico = parse_scores(text, "ico.onnx")

@@ -82,7 +82,7 @@ def test_tap_back_home_launch(device: AdbDevice, fresh: VirtualPhone) -> None:
         device.tap(5000, 10)
 
 
-@pytest.mark.parametrize("text", ["hello world", "a&b;c|d $HOME `id`", "it's \"q\" \\ 100%s"])
+@pytest.mark.parametrize("text", ["hello world", "a&b;c|d $HOME `id`", 'it\'s "q" \\ 100%s'])
 def test_type_hostile_text_exactly(device: AdbDevice, fresh: VirtualPhone, text: str) -> None:
     open_search(fresh, device)
     device.type_text(text)
@@ -114,8 +114,13 @@ def test_every_action_kind(device: AdbDevice, fresh: VirtualPhone) -> None:
     network = frame.find("Network & internet")
     assert network is not None
     b = network.box
-    screen = Screen(1080, 2400, elements=(
-        Element(0, ElementKind.TEXT, Box(b.x1, b.y1, b.x2, b.y2), text="Network & internet"),))
+    screen = Screen(
+        1080,
+        2400,
+        elements=(
+            Element(0, ElementKind.TEXT, Box(b.x1, b.y1, b.x2, b.y2), text="Network & internet"),
+        ),
+    )
     perform(device, Action(ActionKind.TAP, element=0), screen)
     assert fresh.state["tasks"]["com.android.settings"][-1]["page"] == "network"
     perform(device, Action(ActionKind.BACK), screen)
@@ -146,8 +151,9 @@ def test_settle_after_a_tap(device: AdbDevice, fresh: VirtualPhone) -> None:
     assert np.array_equal(np.asarray(settled.image), np.asarray(fresh.frame().image))
 
 
-def test_recorded_touches_equal_injected(phone: PhoneSession, device: AdbDevice,
-                                         fresh: VirtualPhone) -> None:
+def test_recorded_touches_equal_injected(
+    phone: PhoneSession, device: AdbDevice, fresh: VirtualPhone
+) -> None:
     found: list[Gesture] = []
 
     def record() -> None:
@@ -158,7 +164,7 @@ def test_recorded_touches_equal_injected(phone: PhoneSession, device: AdbDevice,
 
     thread = threading.Thread(target=record, daemon=True)
     thread.start()
-    assert wait_until(lambda: phone.backend.listening > 0, 10)   # getevent is listening
+    assert wait_until(lambda: phone.backend.listening > 0, 10)  # getevent is listening
     device.tap(300, 700)
     device.long_press(500, 1500, 700)
     device.swipe(540, 1800, 540, 600, 300)
@@ -179,13 +185,13 @@ def test_long_screenshot_matches_ground_truth() -> None:
         true_scroll = entry["scroll"]
     view = page_.bottom - page_.top
     assert len(page_.offsets) >= 4
-    assert abs(page_.offsets[-1] - true_scroll) <= 2          # stitch error in pixels
+    assert abs(page_.offsets[-1] - true_scroll) <= 2  # stitch error in pixels
     tall = np.asarray(page_.image.convert("RGB")).astype(np.int16)
     for offset in (0, 700, 1900, true_scroll):
         vp.restore(_with_scroll(vp, offset))
         frame = np.asarray(vp.frame().image.convert("RGB")).astype(np.int16)
-        region = frame[page_.top:page_.bottom]
-        stitched = tall[page_.top + offset: page_.top + offset + view]
+        region = frame[page_.top : page_.bottom]
+        stitched = tall[page_.top + offset : page_.top + offset + view]
         assert np.abs(region - stitched).mean() < 1.0, offset
 
 
@@ -213,10 +219,13 @@ def test_long_page_reveals_an_element_below_the_fold() -> None:
         assert abs(page2.current_offset - scroll) <= 2
 
 
-@pytest.mark.parametrize(("app", "label", "opens"), [
-    ("settings", "Network & internet", "Airplane mode"),    # back at the top of a list
-    ("shop", "Smart Watch", "Add to cart"),                  # a grid further down
-])
+@pytest.mark.parametrize(
+    ("app", "label", "opens"),
+    [
+        ("settings", "Network & internet", "Airplane mode"),  # back at the top of a list
+        ("shop", "Smart Watch", "Add to cart"),  # a grid further down
+    ],
+)
 def test_a_tap_on_the_long_page_opens_that_element(app: str, label: str, opens: str) -> None:
     """The tap lands on the element the long page shows, wherever capturing left the
     page: the element's own rows are found on the screen after scrolling."""
@@ -229,7 +238,7 @@ def test_a_tap_on_the_long_page_opens_that_element(app: str, label: str, opens: 
     with serve_phone(vp) as serial:
         dev = AdbDevice(serial)
         page_ = capture_long(dev)
-        assert page_.current_offset > 0                      # capturing scrolled down
+        assert page_.current_offset > 0  # capturing scrolled down
         _, on_screen = page_.reveal(dev, Box(box.x1, box.y1, box.x2, box.y2))
         dev.tap(*on_screen.center)
         texts = [e.text for e in vp.screen().elements]

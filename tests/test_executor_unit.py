@@ -32,10 +32,22 @@ def typed_by_android(cmds: list[str]) -> str:
     return "".join(out)
 
 
-@pytest.mark.parametrize("text", [
-    "hello world", "it's \"quoted\"", "a&b;c|d", "$HOME `id` $(reboot)", "back\\slash",
-    "100%s sure", "%%s", "50% off", "line1\nline2\tend", "x" * 450, "  lead and trail  ",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hello world",
+        'it\'s "quoted"',
+        "a&b;c|d",
+        "$HOME `id` $(reboot)",
+        "back\\slash",
+        "100%s sure",
+        "%%s",
+        "50% off",
+        "line1\nline2\tend",
+        "x" * 450,
+        "  lead and trail  ",
+    ],
+)
 def test_input_text_round_trips_through_sh(text: str) -> None:
     assert is_plain_ascii(text)
     assert typed_by_android(input_text_commands(text)) == text
@@ -104,14 +116,15 @@ def _page(height: int, width: int = 200) -> np.ndarray:
     return rng.integers(0, 255, size=(height, width, 3), dtype=np.uint8)
 
 
-def _frame(page: np.ndarray, offset: int, h: int = 400, header: int = 60,
-           footer: int = 50) -> Image.Image:
+def _frame(
+    page: np.ndarray, offset: int, h: int = 400, header: int = 60, footer: int = 50
+) -> Image.Image:
     view = h - header - footer
     frame = np.zeros((h, page.shape[1], 3), dtype=np.uint8)
     frame[:header] = 200
-    frame[20:40, 30:90] = 10          # a title in the toolbar
-    frame[h - footer:] = 90
-    frame[header:h - footer] = page[offset:offset + view]
+    frame[20:40, 30:90] = 10  # a title in the toolbar
+    frame[h - footer :] = 90
+    frame[header : h - footer] = page[offset : offset + view]
     return Image.fromarray(frame)
 
 
@@ -127,7 +140,7 @@ def test_moving_band_ignores_a_toolbar_that_changes_tint() -> None:
     page = _page(1200)
     a = _frame(page, 0)
     tinted = np.asarray(_frame(page, 137)).copy()
-    tinted[:60] = tinted[:60] - 12     # Material toolbars tint once content scrolls under
+    tinted[:60] = tinted[:60] - 12  # Material toolbars tint once content scrolls under
     top, bottom, shift = moving_band(a, Image.fromarray(tinted), expected=140)
     assert shift == 137
     assert top == 60 and bottom == 350

@@ -45,16 +45,28 @@ class TableScorer:
     def __init__(self, table: dict[str, float]) -> None:
         self.table = table
 
-    def likert(self, task: str, screen: Screen, ops: Sequence[Operation],
-               history: Sequence[Step], targets: Targets) -> list[float]:
+    def likert(
+        self,
+        task: str,
+        screen: Screen,
+        ops: Sequence[Operation],
+        history: Sequence[Step],
+        targets: Targets,
+    ) -> list[float]:
         out = []
         for op in ops:
             if op.action.kind is ActionKind.SCROLL:
                 out.append(2.6)
             else:
                 behind = targets.get(op.words, ())
-                out.append(max([self.table.get(op.label, 1.0),
-                                *(self.table.get(t, 1.0) - 0.5 for t in behind)]))
+                out.append(
+                    max(
+                        [
+                            self.table.get(op.label, 1.0),
+                            *(self.table.get(t, 1.0) - 0.5 for t in behind),
+                        ]
+                    )
+                )
         return out
 
 
@@ -77,15 +89,24 @@ def test_score_is_basic_over_one_plus_penalty() -> None:
 
 
 def test_operations_tap_type_scroll() -> None:
-    form = Screen(1080, 2400, elements=(
-        el(0, ElementKind.TEXT, 100, "New contact"),
-        el(1, ElementKind.EDIT_TEXT, 300, "Phone", hint=True, editable=True),
-        el(2, ElementKind.EDIT_TEXT, 500, "Search", hint=True, editable=True),
-        el(3, ElementKind.BUTTON, 700, "Save")))
+    form = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 100, "New contact"),
+            el(1, ElementKind.EDIT_TEXT, 300, "Phone", hint=True, editable=True),
+            el(2, ElementKind.EDIT_TEXT, 500, "Search", hint=True, editable=True),
+            el(3, ElementKind.BUTTON, 700, "Save"),
+        ),
+    )
     ops = operations("save Alice, 2122000000 to contacts", form)
     words = [op.words for op in ops]
-    assert words == ["tap 'New contact'", "tap 'Save'", "type '2122000000' into 'Phone'",
-                     "scroll down"]      # no typing into a search field for a non-search task
+    assert words == [
+        "tap 'New contact'",
+        "tap 'Save'",
+        "type '2122000000' into 'Phone'",
+        "scroll down",
+    ]  # no typing into a search field for a non-search task
     scrolled = [Step(0, form, Action(ActionKind.SCROLL, direction=Direction.DOWN))]
     assert "scroll up" in [op.words for op in operations("x", form, scrolled)]
 
@@ -106,8 +127,7 @@ def test_repetition_and_backtracking_penalties() -> None:
     scored = {s.op.words: s for s in planner.decide("wifi", HOME, done).scored}
     assert scored["tap 'Settings'"].penalty == REPETITION_PENALTY
     assert scored["tap 'Clock'"].penalty == 0
-    assert planner.decide("wifi", HOME, done).decision.action == \
-        Action(ActionKind.TAP, element=2)
+    assert planner.decide("wifi", HOME, done).decision.action == Action(ActionKind.TAP, element=2)
     # the same label tapped on another page: a milder penalty
     other = screen("Settings", "About")
     echo = {s.op.words: s for s in planner.decide("wifi", other, done).scored}
@@ -128,35 +148,46 @@ def test_dead_end_when_every_operation_is_penalised() -> None:
         planner.penalties.add(HOME, words, 9)
     choice = planner.decide("wifi", HOME, [])
     assert choice.dead_end and choice.decision.action.kind is ActionKind.STOP
-    assert choice.best is not None and choice.best.score < 1.5   # what a first step falls back on
+    assert choice.best is not None and choice.best.score < 1.5  # what a first step falls back on
 
 
 class Proposer:
     def __init__(self, decision: Decision) -> None:
         self.decision = decision
 
-    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
-             hints: PlanHints | None = None) -> Decision:
+    def next(
+        self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
+    ) -> Decision:
         return self.decision
 
 
 def test_a_rule_proposal_counts_as_seven_unless_penalised() -> None:
-    wifi = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 100, "Network"),
-                                        el(1, ElementKind.SWITCH, 300, caption="Wi-Fi",
-                                           checked=False)))
+    wifi = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 100, "Network"),
+            el(1, ElementKind.SWITCH, 300, caption="Wi-Fi", checked=False),
+        ),
+    )
     rule = Decision(Action(ActionKind.TAP, element=1), "turn 'Wi-Fi' on")
     planner = AutoTaskPlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(rule))
     choice = planner.decide("turn wifi on", wifi, [])
     assert choice.decision.action == rule.action and "turn 'Wi-Fi' on" in choice.decision.reason
     planner.penalties.add(wifi, "tap 'Wi-Fi'", 9)
-    assert planner.decide("turn wifi on", wifi, []).decision.action == \
-        Action(ActionKind.TAP, element=0)
+    assert planner.decide("turn wifi on", wifi, []).decision.action == Action(
+        ActionKind.TAP, element=0
+    )
     # navigation (with alternatives) is not a rule: no bonus
-    nav = Decision(Action(ActionKind.TAP, element=1), "'Wi-Fi' is the closest match (0.5)",
-                   alternatives=((Action(ActionKind.TAP, element=0), 0.4),))
+    nav = Decision(
+        Action(ActionKind.TAP, element=1),
+        "'Wi-Fi' is the closest match (0.5)",
+        alternatives=((Action(ActionKind.TAP, element=0), 0.4),),
+    )
     plain = AutoTaskPlanner(TableScorer({"Network": 5.0}), zero, proposer=Proposer(nav))
-    assert plain.decide("turn wifi on", wifi, []).decision.action == \
-        Action(ActionKind.TAP, element=0)
+    assert plain.decide("turn wifi on", wifi, []).decision.action == Action(
+        ActionKind.TAP, element=0
+    )
     done = Decision(Action(ActionKind.STOP, done=True), "'Wi-Fi' is on")
     finished = AutoTaskPlanner(TableScorer({}), zero, proposer=Proposer(done))
     assert finished.decide("turn wifi on", wifi, []).decision.done
@@ -173,8 +204,9 @@ def test_targets_raise_an_element_that_leads_to_the_goal() -> None:
 
 # --- checking ---------------------------------------------------------------------------------
 def test_heuristic_checker_verdicts() -> None:
-    planner = AutoTaskPlanner(TableScorer({"Settings": 6.0, "Clock": 5.5,
-                                          "Network & internet": 5.0}), zero)
+    planner = AutoTaskPlanner(
+        TableScorer({"Settings": 6.0, "Clock": 5.5, "Network & internet": 5.0}), zero
+    )
     checker = HeuristicChecker(planner, max_steps=5)
     to_settings = [Step(0, HOME, Action(ActionKind.TAP, element=1), SETTINGS)]
     assert checker.check("wifi", to_settings, SETTINGS).correct
@@ -190,11 +222,13 @@ def test_heuristic_checker_verdicts() -> None:
     low = AutoTaskPlanner(TableScorer({"Settings": 2.0}), zero)
     lc = HeuristicChecker(low, max_steps=5)
     assert lc.check("wifi", to_nothing, nothing).correct
-    scrolled = [*to_nothing, Step(1, nothing, Action(ActionKind.SCROLL,
-                                                     direction=Direction.DOWN), nothing)]
+    scrolled = [
+        *to_nothing,
+        Step(1, nothing, Action(ActionKind.SCROLL, direction=Direction.DOWN), nothing),
+    ]
     assert not lc.check("wifi", scrolled, nothing).correct
     low.penalties.add_step(scrolled[1], 5)
-    assert not lc.check("wifi", to_nothing, nothing).correct   # checked again after the undo
+    assert not lc.check("wifi", to_nothing, nothing).correct  # checked again after the undo
     many = [Step(i, HOME, Action(ActionKind.TAP, element=0), HOME) for i in range(5)]
     out = checker.check("wifi", many, HOME)
     assert out.complete and out.exhausted
@@ -203,24 +237,35 @@ def test_heuristic_checker_verdicts() -> None:
 # --- undoing ----------------------------------------------------------------------------------
 def test_undo_choice_for_each_kind_of_step() -> None:
     tap = Step(0, HOME, Action(ActionKind.TAP, element=1), SETTINGS)
-    assert choose_undo(tap, SETTINGS).action == Action(ActionKind.BACK)   # type: ignore[union-attr]
-    off = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 100, "Network"),
-                                       el(1, ElementKind.SWITCH, 300, caption="Wi-Fi",
-                                          checked=False)))
-    on = Screen(1080, 2400, elements=(el(0, ElementKind.TEXT, 100, "Network"),
-                                      el(1, ElementKind.SWITCH, 300, caption="Wi-Fi",
-                                         checked=True)))
+    assert choose_undo(tap, SETTINGS).action == Action(ActionKind.BACK)  # type: ignore[union-attr]
+    off = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 100, "Network"),
+            el(1, ElementKind.SWITCH, 300, caption="Wi-Fi", checked=False),
+        ),
+    )
+    on = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 100, "Network"),
+            el(1, ElementKind.SWITCH, 300, caption="Wi-Fi", checked=True),
+        ),
+    )
     flip = choose_undo(Step(0, off, Action(ActionKind.TAP, element=1), on), on)
     assert flip is not None and flip.action == Action(ActionKind.TAP, element=1)
     assert not flip.clear
     form = Screen(1080, 2400, elements=(el(0, ElementKind.EDIT_TEXT, 300, "Name", hint=True),))
     typed = Screen(1080, 2400, elements=(el(0, ElementKind.EDIT_TEXT, 300, "Alice"),))
-    clear = choose_undo(Step(0, form, Action(ActionKind.TYPE, element=0, text="Alice"), typed),
-                        typed)
-    assert clear is not None and clear.clear and clear.action == Action(ActionKind.TAP,
-                                                                        element=0)
-    scroll = choose_undo(Step(0, HOME, Action(ActionKind.SCROLL, direction=Direction.DOWN),
-                              HOME), HOME)
+    clear = choose_undo(
+        Step(0, form, Action(ActionKind.TYPE, element=0, text="Alice"), typed), typed
+    )
+    assert clear is not None and clear.clear and clear.action == Action(ActionKind.TAP, element=0)
+    scroll = choose_undo(
+        Step(0, HOME, Action(ActionKind.SCROLL, direction=Direction.DOWN), HOME), HOME
+    )
     assert scroll is not None and scroll.action.direction is Direction.UP
     same = Step(0, HOME, Action(ActionKind.TAP, element=0), HOME)
     assert choose_undo(same, HOME) is None
@@ -239,8 +284,10 @@ def test_llm_scorer_and_checker() -> None:
     for _ in range(2):
         with pytest.raises(LLMResponseError):
             planner.decide("turn on wifi", HOME, [])
-    answers = ['{"complete": false, "correct": false, "penalty": 7, "reason": "wrong app"}',
-               '{"complete": true, "correct": true, "reason": "wifi is on"}']
+    answers = [
+        '{"complete": false, "correct": false, "penalty": 7, "reason": "wrong app"}',
+        '{"complete": true, "correct": true, "reason": "wifi is on"}',
+    ]
     checker: Checker = LLMChecker(ScriptedLLM(answers))
     path = [Step(0, HOME, Action(ActionKind.TAP, element=0), SETTINGS)]
     wrong = checker.check("turn on wifi", path, SETTINGS)
@@ -250,10 +297,11 @@ def test_llm_scorer_and_checker() -> None:
 
 def test_op_words_are_independent_of_ids() -> None:
     seek = Screen(1080, 2400, elements=(el(0, ElementKind.SEEK_BAR, 500, caption="Brightness"),))
-    assert op_words(Action(ActionKind.TAP, point=(1039, 540)), seek) == \
-        "tap 'Brightness' at 100%"
-    assert op_words(Action(ActionKind.TYPE, element=0, text="x\n"), seek) == \
-        "type 'x' into 'Brightness'"
+    assert op_words(Action(ActionKind.TAP, point=(1039, 540)), seek) == "tap 'Brightness' at 100%"
+    assert (
+        op_words(Action(ActionKind.TYPE, element=0, text="x\n"), seek)
+        == "type 'x' into 'Brightness'"
+    )
 
 
 # --- summary and confirmation -----------------------------------------------------------------
@@ -289,8 +337,9 @@ class FirstWrong:
         return self.inner.check(task, path, screen)
 
 
-def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: Any, *,
-               first_wrong: bool = False) -> Any:
+def make_agent(
+    phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: Any, *, first_wrong: bool = False
+) -> Any:
     from screenpilot.agent import RunOptions
     from screenpilot.autotask import AutoTaskAgent
     from screenpilot.executor.adb import AdbDevice
@@ -304,15 +353,21 @@ def make_agent(phone: PhoneSession, vp: Any, minilm: Any, out: Path, confirm: An
     checker: Any = HeuristicChecker(planner)
     if first_wrong:
         checker = FirstWrong(checker)
-    return AutoTaskAgent(AdbDevice(phone.serial), TruthDescriber(vp), planner, checker=checker,
-                        knowledge=Knowledge(out / "knowledge.json"), encode=encode,
-                        confirm=confirm, options=RunOptions(out=out / "run", max_steps=14,
-                                                            settle_timeout=2.0,
-                                                            settle_interval=0.05))
+    return AutoTaskAgent(
+        AdbDevice(phone.serial),
+        TruthDescriber(vp),
+        planner,
+        checker=checker,
+        knowledge=Knowledge(out / "knowledge.json"),
+        encode=encode,
+        confirm=confirm,
+        options=RunOptions(out=out / "run", max_steps=14, settle_timeout=2.0, settle_interval=0.05),
+    )
 
 
-def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp: Any,
-                                                         minilm: Any, tmp_path: Path) -> None:
+def test_backtracking_on_the_phone_and_confirmed_summary(
+    phone: PhoneSession, vp: Any, minilm: Any, tmp_path: Path
+) -> None:
     from screenpilot.model import Outcome
     from screenpilot.pbd.knowledge import Knowledge
 
@@ -320,11 +375,11 @@ def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp
 
     def confirm(summary: Summary) -> str:
         seen.append(summary)
-        return unattended(summary)   # what --yes does
+        return unattended(summary)  # what --yes does
 
     from screenpilot.simulator.tasks import get_task
 
-    get_task("settings_wifi_on").setup(vp)     # Wi-Fi off
+    get_task("settings_wifi_on").setup(vp)  # Wi-Fi off
     assert vp.get_setting("global", "wifi_on") == "0"
     agent = make_agent(phone, vp, minilm, tmp_path, confirm, first_wrong=True)
     result = agent.explore("Turn wifi on.")
@@ -345,8 +400,9 @@ def test_backtracking_on_the_phone_and_confirmed_summary(phone: PhoneSession, vp
     assert any(x.kind == "execution" for x in learned.lessons)
 
 
-def test_not_done_goes_on_exploring_and_stop_learns_nothing(phone: PhoneSession, vp: Any,
-                                                            minilm: Any, tmp_path: Path) -> None:
+def test_not_done_goes_on_exploring_and_stop_learns_nothing(
+    phone: PhoneSession, vp: Any, minilm: Any, tmp_path: Path
+) -> None:
     from screenpilot.model import Outcome
     from screenpilot.pbd.knowledge import Knowledge
 

@@ -79,8 +79,13 @@ def test_uiautomator_nodes_and_clickable_views(tmp_path: Path) -> None:
     plain = list(convert("uiautomator", tmp_path, filters=Filters(min_std=0)))
     assert len(plain) == 1 and plain[0].app == "org.example.notes"
     assert Counter(b.kind for b in plain[0].boxes) == {K.IMAGE: 1, K.CHECK_BOX: 1}
-    real = list(convert("uiautomator", tmp_path,
-                        filters=Filters(min_std=0, clickable_share=0.25, glyph_boxes=True)))
+    real = list(
+        convert(
+            "uiautomator",
+            tmp_path,
+            filters=Filters(min_std=0, clickable_share=0.25, glyph_boxes=True),
+        )
+    )
     kinds = Counter(b.kind for b in real[0].boxes)
     # the icon's clickable frame is the button (its ImageView nested); the row has text;
     # the invisible Save button is dropped
@@ -98,18 +103,24 @@ def test_large_clickable_views_are_pages_not_buttons() -> None:
 
 
 def test_states_match_by_name_before_time(tmp_path: Path) -> None:
-    screens = [tmp_path / "screen_2020-02-21_235955-20.png",
-               tmp_path / "screen_2020-02-21_235955-21.png"]
-    states = [tmp_path / "state_2020-02-21_235955-21.json",
-              tmp_path / "state_2020-02-21_235955-20.json"]
+    screens = [
+        tmp_path / "screen_2020-02-21_235955-20.png",
+        tmp_path / "screen_2020-02-21_235955-21.png",
+    ]
+    states = [
+        tmp_path / "state_2020-02-21_235955-21.json",
+        tmp_path / "state_2020-02-21_235955-20.json",
+    ]
     matched = match_states(screens, states)
     assert matched == {screens[0]: states[1], screens[1]: states[0]}
 
 
 def test_web_share_and_coverage() -> None:
-    web = [Node(0, "android.webkit.WebView", (0, 0, W, H), True, -1, children=[1, 2]),
-           Node(1, "android.view.View", (0, 0, 100, 50), True, 0),
-           Node(2, "android.view.View", (0, 60, 100, 110), True, 0)]
+    web = [
+        Node(0, "android.webkit.WebView", (0, 0, W, H), True, -1, children=[1, 2]),
+        Node(1, "android.view.View", (0, 0, 100, 50), True, 0),
+        Node(2, "android.view.View", (0, 60, 100, 110), True, 0),
+    ]
     assert web_share(web, W, H) == 1.0
     gray = np.full((H, W), 250, np.float32)
     gray[300:340, 40:320] = 0  # drawn content with no view over it
@@ -141,8 +152,7 @@ def test_val_apps_are_reproducible_and_never_system() -> None:
     counts = Counter({f"org.app{i}": 10 for i in range(30)})
     counts.update({"com.android.settings": 50, "com.android.launcher3": 40})
     chosen = choose_val_apps(counts, n_apps=15, seed=0, max_share=0.6)
-    assert len(chosen) == 15 and chosen == choose_val_apps(counts, n_apps=15, seed=0,
-                                                           max_share=0.6)
+    assert len(chosen) == 15 and chosen == choose_val_apps(counts, n_apps=15, seed=0, max_share=0.6)
     assert not any(is_system(a) for a in chosen)
     assert is_system("com.google.android.apps.nexuslauncher") and not is_system("org.app1")
 
@@ -155,15 +165,16 @@ def test_build_splits_by_app_and_writes_manifest(tmp_path: Path) -> None:
         (folder / "0.xml").write_text(DUMP.replace("org.example.notes", app), encoding="utf-8")
         _screen(folder / "0.png", seed=i)
         (folder / ".done").write_text(f"owner/repo{i}\t{'0' * 40}\tuiautomator\n")
-    data_yaml, report = build(root, tmp_path / "out", val_apps=["org.example.mail"],
-                              max_side=320)
+    data_yaml, report = build(root, tmp_path / "out", val_apps=["org.example.mail"], max_side=320)
     assert report.split_screens == {"train": 1, "val": 1}
     assert report.screens.dropped == {"duplicate state": 1}
     val = read_split(data_yaml, "val")
     assert len(val) == 1 and max(val[0].width, val[0].height) == 320
     lines = [json.loads(x) for x in (tmp_path / "out" / "manifest.jsonl").read_text().splitlines()]
-    assert {x["split"]: x["app"] for x in lines} == {"train": "org.example.notes",
-                                                     "val": "org.example.mail"}
+    assert {x["split"]: x["app"] for x in lines} == {
+        "train": "org.example.notes",
+        "val": "org.example.mail",
+    }
     assert all(x["fmt"] == "uiautomator" and Path(x["state"]).is_file() for x in lines)
     card = json.loads((tmp_path / "out" / "harvest_report.json").read_text())
     assert card["val_apps"] == ["org.example.mail"]
@@ -175,19 +186,25 @@ def test_no_sources_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_system_bars_from_where_the_window_ends() -> None:
-    nodes = [Node(0, "android.widget.FrameLayout", (0, 0, W, H), True, -1, children=[1]),
-             Node(1, "android.widget.LinearLayout", (0, 24, W, 600), True, 0)]
+    nodes = [
+        Node(0, "android.widget.FrameLayout", (0, 0, W, H), True, -1, children=[1]),
+        Node(1, "android.widget.LinearLayout", (0, 24, W, 600), True, 0),
+    ]
     bars = {b.kind: b.xyxy for b in system_bars(nodes, W, H)}
-    assert bars == {K.STATUS_BAR: (0.0, 0.0, float(W), 24.0),
-                    K.NAVIGATION_BAR: (0.0, 600.0, float(W), float(H))}
+    assert bars == {
+        K.STATUS_BAR: (0.0, 0.0, float(W), 24.0),
+        K.NAVIGATION_BAR: (0.0, 600.0, float(W), float(H)),
+    }
     edge_to_edge = [Node(0, "android.widget.FrameLayout", (0, 0, W, H), True, -1)]
     assert system_bars(edge_to_edge, W, H) == []
     assert system_bars(nodes, H, W) == []  # landscape
 
 
 def test_a_page_under_a_web_view_is_a_web_page() -> None:
-    nodes = [Node(0, "android.widget.FrameLayout", (0, 0, W, H), True, -1, children=[1]),
-             Node(1, "android.webkit.WebView", (0, 60, W, H), True, 0)]
+    nodes = [
+        Node(0, "android.widget.FrameLayout", (0, 0, W, H), True, -1, children=[1]),
+        Node(1, "android.webkit.WebView", (0, 60, W, H), True, 0),
+    ]
     assert web_view_share(nodes, W, H) == pytest.approx((H - 60) / H)
     nodes[1].visible = False
     assert web_view_share(nodes, W, H) == 0.0

@@ -15,8 +15,9 @@ from screenpilot.errors import ImageError, VisionError
 from screenpilot.vision.icon_vocab import load_vocabulary
 from screenpilot.vision.icons import DEFAULT_LABELS, DEFAULT_MODEL, load_crop
 
-needs_gmi = pytest.mark.skipif(not icon_data.family_available("gmi"),
-                               reason="tkinter-icons-gmi (train extra) is not installed")
+needs_gmi = pytest.mark.skipif(
+    not icon_data.family_available("gmi"), reason="tkinter-icons-gmi (train extra) is not installed"
+)
 
 
 def test_vocabulary_size_and_entries() -> None:
@@ -30,32 +31,59 @@ def test_vocabulary_size_and_entries() -> None:
         assert prompt.startswith(label.words) and label.description in prompt
 
 
-@pytest.mark.parametrize(("family", "raw", "expected"), [
-    ("mdi", "wifi", "wifi"), ("mdi", "arrow_left", "back"), ("mdi", "magnify", "search"),
-    ("mdi", "dots_vertical", "more_options"), ("mdi", "heart_outline", "favorite"),
-    ("gmi", "search", "search"), ("gmi", "more_vert", "more_options"),
-    ("gmi", "arrow_back", "back"), ("gmi", "favorite_border", "favorite"),
-    ("fa", "magnifying-glass", "search"), ("bs", "three-dots-vertical", "more_options"),
-    ("fluent", "ic-fluent-search-24-regular", "search"), ("remix", "more-2-fill", "more_options"),
-    ("lucide", "icon-trash-2", "delete"), ("ion", "ion-android-settings", "settings"),
-])
+@pytest.mark.parametrize(
+    ("family", "raw", "expected"),
+    [
+        ("mdi", "wifi", "wifi"),
+        ("mdi", "arrow_left", "back"),
+        ("mdi", "magnify", "search"),
+        ("mdi", "dots_vertical", "more_options"),
+        ("mdi", "heart_outline", "favorite"),
+        ("gmi", "search", "search"),
+        ("gmi", "more_vert", "more_options"),
+        ("gmi", "arrow_back", "back"),
+        ("gmi", "favorite_border", "favorite"),
+        ("fa", "magnifying-glass", "search"),
+        ("bs", "three-dots-vertical", "more_options"),
+        ("fluent", "ic-fluent-search-24-regular", "search"),
+        ("remix", "more-2-fill", "more_options"),
+        ("lucide", "icon-trash-2", "delete"),
+        ("ion", "ion-android-settings", "settings"),
+    ],
+)
 def test_known_icon_names_map(family: str, raw: str, expected: str) -> None:
     assert load_vocabulary().map_icon(family, raw) == expected
 
 
-@pytest.mark.parametrize(("family", "raw"), [
-    ("mdi", "abacus"), ("gmi", "10k"), ("mdi", "language_c"), ("gmi", "forward"),
-    ("gmi", "brightness_2"), ("mdi", "wifi_off_thing_that_does_not_exist"), ("fa", "dragon"),
-])
+@pytest.mark.parametrize(
+    ("family", "raw"),
+    [
+        ("mdi", "abacus"),
+        ("gmi", "10k"),
+        ("mdi", "language_c"),
+        ("gmi", "forward"),
+        ("gmi", "brightness_2"),
+        ("mdi", "wifi_off_thing_that_does_not_exist"),
+        ("fa", "dragon"),
+    ],
+)
 def test_unknown_icon_names_do_not_map(family: str, raw: str) -> None:
     assert load_vocabulary().map_icon(family, raw) is None
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Close tab", "close"), ("Start voice search", "mic"), ("更多", "more_options"),
-    ("Navigate up", "back"), ("Search", "search"), ("Wi-Fi", "wifi"), ("xyzzy", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Close tab", "close"),
+        ("Start voice search", "mic"),
+        ("更多", "more_options"),
+        ("Navigate up", "back"),
+        ("Search", "search"),
+        ("Wi-Fi", "wifi"),
+        ("xyzzy", None),
+        ("", None),
+    ],
+)
 def test_descriptions_map(text: str, expected: str | None) -> None:
     assert load_vocabulary().map_description(text) == expected
 
@@ -82,10 +110,16 @@ def test_split_keeps_the_test_family_out() -> None:
 
 @needs_gmi
 def test_write_dataset(tmp_path: Path) -> None:
-    manifest = icon_data.write_dataset(tmp_path, families=("mdi", "gmi"), per_glyph=1, size=32,
-                                       limit=6)
-    assert manifest["counts"] == {"train": 6, "val": 6, "test": 6, "unknown_val": 6,
-                                  "unknown_test": 6}
+    manifest = icon_data.write_dataset(
+        tmp_path, families=("mdi", "gmi"), per_glyph=1, size=32, limit=6
+    )
+    assert manifest["counts"] == {
+        "train": 6,
+        "val": 6,
+        "test": 6,
+        "unknown_val": 6,
+        "unknown_test": 6,
+    }
     with np.load(tmp_path / "test.npz") as data:
         assert data["images"].shape == (6, 32, 32, 3)
         assert all(str(k).startswith("gmi/") for k in data["keys"])
@@ -102,13 +136,28 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from screenpilot.training.icons_export import export_icons
 
     out = tmp_path_factory.mktemp("icons")
-    result = train(TrainConfig(out=out, arch=ICON_TINY_ARCH, steps=2, batch=8, eval_every=2,
-                               warmup=1, pool=1, refresh=4, text_init_steps=2, threads=1,
-                               families=("mdi", "gmi"), eval_limit=8, eval_per_glyph=1),
-                   log=lambda _: None)
+    result = train(
+        TrainConfig(
+            out=out,
+            arch=ICON_TINY_ARCH,
+            steps=2,
+            batch=8,
+            eval_every=2,
+            warmup=1,
+            pool=1,
+            refresh=4,
+            text_init_steps=2,
+            threads=1,
+            families=("mdi", "gmi"),
+            eval_limit=8,
+            eval_per_glyph=1,
+        ),
+        log=lambda _: None,
+    )
     assert result.checkpoint.is_file()
-    exported = export_icons(result.checkpoint, out / "icons.onnx", out / "icons_labels.json",
-                            limit=8)
+    exported = export_icons(
+        result.checkpoint, out / "icons.onnx", out / "icons_labels.json", limit=8
+    )
     assert 0.0 <= exported.threshold <= 1.0
     return exported.onnx
 
@@ -160,10 +209,23 @@ def test_pretrained_checkpoint_is_fine_tuned(tmp_path: Path) -> None:
 
     weights = tmp_path / "pretrained.pt"
     torch.save(build_model(ICON_TINY_ARCH).state_dict(), weights)
-    result = train(TrainConfig(out=tmp_path / "run", arch=ICON_TINY_ARCH, pretrained=weights,
-                               steps=1, batch=4, eval_every=1, warmup=1, lr=1e-5, pool=1,
-                               families=("mdi", "gmi"), eval_limit=4, eval_per_glyph=1),
-                   log=lambda _: None)
+    result = train(
+        TrainConfig(
+            out=tmp_path / "run",
+            arch=ICON_TINY_ARCH,
+            pretrained=weights,
+            steps=1,
+            batch=4,
+            eval_every=1,
+            warmup=1,
+            lr=1e-5,
+            pool=1,
+            families=("mdi", "gmi"),
+            eval_limit=4,
+            eval_per_glyph=1,
+        ),
+        log=lambda _: None,
+    )
     assert result.steps == 1 and result.checkpoint.is_file()
     ckpt = torch.load(result.checkpoint, map_location="cpu", weights_only=False)
     assert ckpt["config"]["input_mode"] == "rgb"  # a user CLIP keeps its own normalisation
@@ -186,8 +248,9 @@ def test_onnx_tower_matches_torch_and_quantizes(tiny_model: Path, tmp_path: Path
     got = OnnxImageTower(tiny_model, threads=1).embed_uint8(images)
     assert np.allclose(got, expected, atol=1e-4)
     small = tmp_path / "q.onnx"
-    export_icons(tiny_model.parent / "best.pt", small, tmp_path / "q_labels.json", limit=8,
-                 quantize=True)
+    export_icons(
+        tiny_model.parent / "best.pt", small, tmp_path / "q_labels.json", limit=8, quantize=True
+    )
     assert small.stat().st_size < tiny_model.stat().st_size
     assert len(IconLabeller(small).label(list(images), top=2)) == 6
 
@@ -220,8 +283,9 @@ def test_label_icon_cli(tiny_model: Path, tmp_path: Path) -> None:
     assert mask is not None
     crop = tmp_path / "crop.png"
     Image.fromarray(icon_data.render_crop(mask, np.random.default_rng(0), 96)).save(crop)
-    result = CliRunner().invoke(app, ["label-icon", str(crop), "--top", "2", "--json",
-                                      "--model", str(tiny_model)])
+    result = CliRunner().invoke(
+        app, ["label-icon", str(crop), "--top", "2", "--json", "--model", str(tiny_model)]
+    )
     assert result.exit_code == 0, result.output
     line = json.loads(result.output.strip().splitlines()[-1])
     assert line["crop"] == str(crop) and len(line["top"]) == 2
@@ -233,9 +297,21 @@ def test_eval_icons_cli_scores_the_held_out_family(tiny_model: Path, tmp_path: P
 
     from screenpilot.cli import app
 
-    result = CliRunner().invoke(app, ["eval", "icons", "--model", str(tiny_model),
-                                      "--droidbot", str(tmp_path), "--threads", "1",
-                                      "--real", str(tmp_path / "no-harvest")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "icons",
+            "--model",
+            str(tiny_model),
+            "--droidbot",
+            str(tmp_path),
+            "--threads",
+            "1",
+            "--real",
+            str(tmp_path / "no-harvest"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output.strip().splitlines()[-1])
     assert report["held_out_family"] == "gmi" and report["held_out_crops"] > 1000
@@ -265,19 +341,38 @@ def test_missing_model_is_a_vision_error(tmp_path: Path) -> None:
 
 #: Held-out family (Google Material Icons, baseline cut): icons every Android app uses.
 SHIPPED_CASES = [
-    ("search", "search"), ("more_vert", "more_options"), ("arrow_back", "back"),
-    ("settings", "settings"), ("delete", "delete"), ("share", "share"), ("add", "add"),
-    ("close", "close"), ("menu", "menu"), ("home", "home"), ("wifi", "wifi"),
-    ("bluetooth", "bluetooth"), ("mic", "mic"), ("photo_camera", "camera"),
-    ("play_arrow", "play"), ("pause", "pause"), ("edit", "edit"), ("favorite", "favorite"),
-    ("star", "star"), ("notifications", "notifications"), ("send", "send"),
-    ("lock", "lock"), ("visibility", "visibility"), ("refresh", "refresh"),
+    ("search", "search"),
+    ("more_vert", "more_options"),
+    ("arrow_back", "back"),
+    ("settings", "settings"),
+    ("delete", "delete"),
+    ("share", "share"),
+    ("add", "add"),
+    ("close", "close"),
+    ("menu", "menu"),
+    ("home", "home"),
+    ("wifi", "wifi"),
+    ("bluetooth", "bluetooth"),
+    ("mic", "mic"),
+    ("photo_camera", "camera"),
+    ("play_arrow", "play"),
+    ("pause", "pause"),
+    ("edit", "edit"),
+    ("favorite", "favorite"),
+    ("star", "star"),
+    ("notifications", "notifications"),
+    ("send", "send"),
+    ("lock", "lock"),
+    ("visibility", "visibility"),
+    ("refresh", "refresh"),
 ]
 
 
 @needs_gmi
-@pytest.mark.skipif(not (DEFAULT_MODEL.is_file() and DEFAULT_LABELS.is_file()),
-                    reason="no shipped icon model in models/")
+@pytest.mark.skipif(
+    not (DEFAULT_MODEL.is_file() and DEFAULT_LABELS.is_file()),
+    reason="no shipped icon model in models/",
+)
 def test_shipped_model_on_held_out_family(tmp_path: Path) -> None:
     from screenpilot.vision.icons import IconLabeller
 
@@ -293,5 +388,6 @@ def test_shipped_model_on_held_out_family(tmp_path: Path) -> None:
         expected.append(label)
     results = labeller.label(crops, top=3)
     hits = sum(label in [n for n, _ in r.top] for r, label in zip(results, expected, strict=True))
-    assert hits >= 0.8 * len(SHIPPED_CASES), [(e, r.top) for r, e in zip(results, expected,
-                                                                          strict=True)]
+    assert hits >= 0.8 * len(SHIPPED_CASES), [
+        (e, r.top) for r, e in zip(results, expected, strict=True)
+    ]

@@ -13,18 +13,21 @@ from screenpilot.language.times import normalise_times, parse_clock, parse_days
 
 
 # --- synonyms and everyday names of Android concepts --------------------------------------
-@pytest.mark.parametrize("text, act, target", [
-    ("put the phone into flight mode", "turn_on", "airplane mode"),
-    ("switch to aeroplane mode", "turn_on", "airplane mode"),
-    ("kill the wifi", "turn_off", "wifi"),
-    ("turn off gps", "turn_off", "location"),
-    ("enable night mode", "turn_on", "dark theme"),
-    ("go back to the light theme", "turn_off", "dark theme"),
-    ("dnd on", "turn_on", "do not disturb"),
-    ("don't vibrate when somebody calls me", "turn_off", "vibrate for calls"),
-    ("show the battery in percent", "turn_on", "battery percentage"),
-    ("enable screen pinning", "turn_on", "app pinning"),
-])
+@pytest.mark.parametrize(
+    "text, act, target",
+    [
+        ("put the phone into flight mode", "turn_on", "airplane mode"),
+        ("switch to aeroplane mode", "turn_on", "airplane mode"),
+        ("kill the wifi", "turn_off", "wifi"),
+        ("turn off gps", "turn_off", "location"),
+        ("enable night mode", "turn_on", "dark theme"),
+        ("go back to the light theme", "turn_off", "dark theme"),
+        ("dnd on", "turn_on", "do not disturb"),
+        ("don't vibrate when somebody calls me", "turn_off", "vibrate for calls"),
+        ("show the battery in percent", "turn_on", "battery percentage"),
+        ("enable screen pinning", "turn_on", "app pinning"),
+    ],
+)
 def test_everyday_names_of_settings(text: str, act: str, target: str) -> None:
     c = parse_command(text)
     assert (c.act, c.target, c.app) == (act, target, "settings")
@@ -53,16 +56,19 @@ def test_misspelt_words_are_read_as_the_word_meant() -> None:
 
 
 # --- levels and extremes ------------------------------------------------------------------
-@pytest.mark.parametrize("text, target, level", [
-    ("make the screen as bright as possible", "brightness", 1.0),
-    ("turn the brightness all the way down", "brightness", 0.0),
-    ("max out the media volume", "media volume", 1.0),
-    ("brightness to half", "brightness", 0.5),
-    ("set brightness to 50 %", "brightness", 0.5),
-    ("mute the alarm volume", "alarm volume", 0.0),
-    ("screen as dim as it goes", "brightness", 0.0),
-    ("music volume 30 percent", "media volume", 0.3),
-])
+@pytest.mark.parametrize(
+    "text, target, level",
+    [
+        ("make the screen as bright as possible", "brightness", 1.0),
+        ("turn the brightness all the way down", "brightness", 0.0),
+        ("max out the media volume", "media volume", 1.0),
+        ("brightness to half", "brightness", 0.5),
+        ("set brightness to 50 %", "brightness", 0.5),
+        ("mute the alarm volume", "alarm volume", 0.0),
+        ("screen as dim as it goes", "brightness", 0.0),
+        ("music volume 30 percent", "media volume", 0.3),
+    ],
+)
 def test_levels_and_extremes(text: str, target: str, level: float) -> None:
     c = parse_command(text)
     assert (c.target, c.level) == (target, level)
@@ -71,11 +77,17 @@ def test_levels_and_extremes(text: str, target: str, level: float) -> None:
 
 
 # --- positions and ordinals ---------------------------------------------------------------
-@pytest.mark.parametrize("text, ordinal", [
-    ("buy the first product in the shop", 1), ("open the last message", -1),
-    ("tap the top result", 1), ("call the second contact", 2),
-    ("add the third item to my cart", 3), ("打开第二个联系人", 2),
-])
+@pytest.mark.parametrize(
+    "text, ordinal",
+    [
+        ("buy the first product in the shop", 1),
+        ("open the last message", -1),
+        ("tap the top result", 1),
+        ("call the second contact", 2),
+        ("add the third item to my cart", 3),
+        ("打开第二个联系人", 2),
+    ],
+)
 def test_positions(text: str, ordinal: int) -> None:
     assert parse_command(text).ordinal == ordinal
     assert parse_task(text).ordinal == ordinal
@@ -87,15 +99,20 @@ def test_the_most_recent_message_is_the_first_row() -> None:
 
 
 # --- parts --------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, parts", [
-    ("turn off both wifi and bluetooth", [("turn_off", "wifi"), ("turn_off", "bluetooth")]),
-    ("wifi and bluetooth on", [("turn_on", "wifi"), ("turn_on", "bluetooth")]),
-    ("Turn off WiFi, then enable bluetooth", [("turn_off", "wifi"), ("turn_on", "bluetooth")]),
-    ("first kill the wifi and after that bluetooth on",
-     [("turn_off", "wifi"), ("turn_on", "bluetooth")]),
-    ("bluetooth on but wifi off", [("turn_on", "bluetooth"), ("turn_off", "wifi")]),
-    ("switch bluetooth on and wifi off", [("turn_on", "bluetooth"), ("turn_off", "wifi")]),
-])
+@pytest.mark.parametrize(
+    "text, parts",
+    [
+        ("turn off both wifi and bluetooth", [("turn_off", "wifi"), ("turn_off", "bluetooth")]),
+        ("wifi and bluetooth on", [("turn_on", "wifi"), ("turn_on", "bluetooth")]),
+        ("Turn off WiFi, then enable bluetooth", [("turn_off", "wifi"), ("turn_on", "bluetooth")]),
+        (
+            "first kill the wifi and after that bluetooth on",
+            [("turn_off", "wifi"), ("turn_on", "bluetooth")],
+        ),
+        ("bluetooth on but wifi off", [("turn_on", "bluetooth"), ("turn_off", "wifi")]),
+        ("switch bluetooth on and wifi off", [("turn_on", "bluetooth"), ("turn_off", "wifi")]),
+    ],
+)
 def test_parts(text: str, parts: list[tuple[str, str]]) -> None:
     c = parse_command(text)
     assert [(p.act, p.target) for p in c.parts] == parts
@@ -108,23 +125,43 @@ def test_but_not_leaves_the_other_setting_alone() -> None:
 
 
 # --- times and dates ----------------------------------------------------------------------
-@pytest.mark.parametrize("text, hm", [
-    ("6:45 am", (6, 45)), ("22:10", (22, 10)), ("quarter past seven in the evening", (19, 15)),
-    ("noon", (12, 0)), ("midnight", (0, 0)), ("half past ten am", (10, 30)),
-    ("quarter to seven in the morning", (6, 45)), ("3 in the afternoon", (15, 0)),
-    ("nine o'clock", (9, 0)), ("6.45 in the morning", (6, 45)), ("早上七点半", (7, 30)),
-    ("下午 3 点", (15, 0)), ("晚上 10:30", (22, 30)),
-])
+@pytest.mark.parametrize(
+    "text, hm",
+    [
+        ("6:45 am", (6, 45)),
+        ("22:10", (22, 10)),
+        ("quarter past seven in the evening", (19, 15)),
+        ("noon", (12, 0)),
+        ("midnight", (0, 0)),
+        ("half past ten am", (10, 30)),
+        ("quarter to seven in the morning", (6, 45)),
+        ("3 in the afternoon", (15, 0)),
+        ("nine o'clock", (9, 0)),
+        ("6.45 in the morning", (6, 45)),
+        ("早上七点半", (7, 30)),
+        ("下午 3 点", (15, 0)),
+        ("晚上 10:30", (22, 30)),
+    ],
+)
 def test_times_as_people_write_them(text: str, hm: tuple[int, int]) -> None:
     assert parse_clock(normalise_times(text)) == hm
 
 
-@pytest.mark.parametrize("text, days", [
-    ("every weekday", (0, 1, 2, 3, 4)), ("mon-fri", (0, 1, 2, 3, 4)),
-    ("every workday", (0, 1, 2, 3, 4)), ("Monday to Friday", (0, 1, 2, 3, 4)),
-    ("saturday and sunday", (5, 6)), ("weekends", (5, 6)), ("每天", tuple(range(7))),
-    ("工作日", (0, 1, 2, 3, 4)), ("周末", (5, 6)), ("tomorrow", ()),
-])
+@pytest.mark.parametrize(
+    "text, days",
+    [
+        ("every weekday", (0, 1, 2, 3, 4)),
+        ("mon-fri", (0, 1, 2, 3, 4)),
+        ("every workday", (0, 1, 2, 3, 4)),
+        ("Monday to Friday", (0, 1, 2, 3, 4)),
+        ("saturday and sunday", (5, 6)),
+        ("weekends", (5, 6)),
+        ("每天", tuple(range(7))),
+        ("工作日", (0, 1, 2, 3, 4)),
+        ("周末", (5, 6)),
+        ("tomorrow", ()),
+    ],
+)
 def test_days(text: str, days: tuple[int, ...]) -> None:
     assert parse_days(text) == days
 
@@ -143,14 +180,17 @@ def test_alarm_commands_in_one_written_form() -> None:
 
 
 # --- Chinese ------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, canonical", [
-    ("打开飞行模式", "Turn on airplane mode"),
-    ("把亮度调到最大", "Set the brightness to 100%"),
-    ("明天早上七点叫我", "Create alarm at 7:00 am"),
-    ("关闭蓝牙", "Turn off bluetooth"),
-    ("把媒体音量调到最小", "Set the media volume to 0%"),
-    ("给 Bob 发短信：明天见", "Send a text message to Bob saying '明天见'"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("打开飞行模式", "Turn on airplane mode"),
+        ("把亮度调到最大", "Set the brightness to 100%"),
+        ("明天早上七点叫我", "Create alarm at 7:00 am"),
+        ("关闭蓝牙", "Turn off bluetooth"),
+        ("把媒体音量调到最小", "Set the media volume to 0%"),
+        ("给 Bob 发短信：明天见", "Send a text message to Bob saying '明天见'"),
+    ],
+)
 def test_chinese(text: str, canonical: str) -> None:
     c = parse_command(text)
     assert c.canonical == canonical
@@ -188,8 +228,13 @@ def test_the_llm_prompt_reads_the_same_command() -> None:
 
 # --- the suite's own words stay as they are read today ------------------------------------
 def test_canonical_words_read_the_same_again() -> None:
-    for text in ("kill the wifi", "wake me up at 6:45 am", "把亮度调到最大",
-                 "text Carol that I am running late", "turn off both wifi and bluetooth"):
+    for text in (
+        "kill the wifi",
+        "wake me up at 6:45 am",
+        "把亮度调到最大",
+        "text Carol that I am running late",
+        "turn off both wifi and bluetooth",
+    ):
         once = parse_command(text).canonical
         assert parse_command(once).canonical == once
 
@@ -197,8 +242,10 @@ def test_canonical_words_read_the_same_again() -> None:
 # --- the lexicons -------------------------------------------------------------------------
 def _lexicons() -> dict[str, object]:
     files = resources.files("screenpilot.language").joinpath("data")
-    return {name: json.loads(files.joinpath(name).read_text("utf-8"))
-            for name in ("concepts.json", "phrases.json")}
+    return {
+        name: json.loads(files.joinpath(name).read_text("utf-8"))
+        for name in ("concepts.json", "phrases.json")
+    }
 
 
 def test_every_lexicon_entry_says_why() -> None:

@@ -34,7 +34,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     usage: dict[str, int] | None = field(
-        default_factory=lambda: {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14})
+        default_factory=lambda: {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14}
+    )
 
     def payload(self) -> dict[str, Any]:
         if self.body is not None:
@@ -42,9 +43,18 @@ class Reply:
         if self.status != 200:
             return {"error": {"message": f"scripted {self.status}", "type": "err", "code": None}}
         out: dict[str, Any] = {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": self.text}}]}
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": self.text},
+                }
+            ],
+        }
         if self.usage is not None:
             out["usage"] = self.usage
         return out
@@ -62,8 +72,13 @@ class FakeEndpoint:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                endpoint.requests.append({"path": self.path, "headers": headers,
-                                          "json": json.loads(self.rfile.read(length))})
+                endpoint.requests.append(
+                    {
+                        "path": self.path,
+                        "headers": headers,
+                        "json": json.loads(self.rfile.read(length)),
+                    }
+                )
                 reply = endpoint.next_reply()
                 time.sleep(reply.delay)
                 data = json.dumps(reply.payload()).encode()
@@ -84,8 +99,7 @@ class FakeEndpoint:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()
 
     def next_reply(self) -> Reply:
@@ -105,8 +119,14 @@ def endpoint() -> Iterator[FakeEndpoint]:
 
 
 def chat(endpoint: FakeEndpoint, **kwargs: Any) -> OpenAIChat:
-    options: dict[str, Any] = {"base_url": endpoint.url, "api_key": KEY, "model": "test-model",
-                               "timeout": 5.0, "max_retries": 3, "backoff": 0.01}
+    options: dict[str, Any] = {
+        "base_url": endpoint.url,
+        "api_key": KEY,
+        "model": "test-model",
+        "timeout": 5.0,
+        "max_retries": 3,
+        "backoff": 0.01,
+    }
     return OpenAIChat(**(options | kwargs))
 
 
@@ -151,8 +171,14 @@ def test_429_then_success_is_retried_and_counted(endpoint: FakeEndpoint) -> None
 def test_backoff_grows_exponentially_with_jitter(endpoint: FakeEndpoint) -> None:
     endpoint.replies = [Reply(503)]
     waits: list[float] = []
-    llm = chat(endpoint, max_retries=3, backoff=1.0, max_backoff=3.0, sleep=waits.append,
-               jitter=lambda: 1.0)
+    llm = chat(
+        endpoint,
+        max_retries=3,
+        backoff=1.0,
+        max_backoff=3.0,
+        sleep=waits.append,
+        jitter=lambda: 1.0,
+    )
     with pytest.raises(LLMError):
         llm.complete(MESSAGES)
     assert waits == [1.0, 2.0, 3.0]  # 1, 2, 4 capped at 3; jitter factor 0.5 + 1.0 / 2
@@ -185,16 +211,28 @@ def test_404_says_check_the_model(endpoint: FakeEndpoint) -> None:
 
 
 def test_insufficient_quota_is_not_retried(endpoint: FakeEndpoint) -> None:
-    endpoint.replies = [Reply(429, body={"error": {"message": "quota", "code": "insufficient_quota",
-                                                   "type": "insufficient_quota"}})]
+    endpoint.replies = [
+        Reply(
+            429,
+            body={
+                "error": {
+                    "message": "quota",
+                    "code": "insufficient_quota",
+                    "type": "insufficient_quota",
+                }
+            },
+        )
+    ]
     with pytest.raises(LLMError, match="out of quota"):
         chat(endpoint).complete(MESSAGES)
     assert len(endpoint.requests) == 1
 
 
 def test_temperature_rejected_is_dropped(endpoint: FakeEndpoint) -> None:
-    endpoint.replies = [Reply(400, body={"error": {"message": "Unsupported value: 'temperature'"}}),
-                        Reply(text="ok")]
+    endpoint.replies = [
+        Reply(400, body={"error": {"message": "Unsupported value: 'temperature'"}}),
+        Reply(text="ok"),
+    ]
     llm = chat(endpoint)
     assert llm.complete(MESSAGES).text == "ok"
     assert "temperature" in endpoint.requests[0]["json"]
@@ -213,8 +251,14 @@ def test_timeout_is_an_llm_error(endpoint: FakeEndpoint) -> None:
 
 
 def test_unreachable_endpoint_says_check_base_url() -> None:
-    llm = OpenAIChat(base_url="http://127.0.0.1:9/v1", api_key=KEY, model="m", timeout=2,
-                     max_retries=1, backoff=0.01)
+    llm = OpenAIChat(
+        base_url="http://127.0.0.1:9/v1",
+        api_key=KEY,
+        model="m",
+        timeout=2,
+        max_retries=1,
+        backoff=0.01,
+    )
     with pytest.raises(LLMError) as info:
         llm.complete(MESSAGES)
     assert "cannot reach" in info.value.message and "llm.base_url" in info.value.hint
@@ -227,7 +271,8 @@ def test_empty_answer_is_a_response_error(endpoint: FakeEndpoint) -> None:
 
 
 def test_api_key_never_in_logs_messages_or_repr(
-        endpoint: FakeEndpoint, caplog: pytest.LogCaptureFixture) -> None:
+    endpoint: FakeEndpoint, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     endpoint.replies = [Reply(429), Reply(text="ok"), Reply(401), Reply(500)]
     llm = chat(endpoint, max_retries=1)
@@ -268,21 +313,28 @@ def test_scripted_llm_replays_records_and_runs_out() -> None:
 
 
 @pytest.mark.live_llm
-@pytest.mark.skipif(not os.environ.get("SCREENPILOT_LLM_BASE_URL"),
-                    reason="set SCREENPILOT_LLM_BASE_URL (and _API_KEY, _MODEL) to run")
+@pytest.mark.skipif(
+    not os.environ.get("SCREENPILOT_LLM_BASE_URL"),
+    reason="set SCREENPILOT_LLM_BASE_URL (and _API_KEY, _MODEL) to run",
+)
 def test_live_endpoint_answers() -> None:
-    llm = OpenAIChat(base_url=os.environ["SCREENPILOT_LLM_BASE_URL"],
-                     api_key=os.environ.get("SCREENPILOT_LLM_API_KEY", ""),
-                     model=os.environ.get("SCREENPILOT_LLM_MODEL", "gpt-4o-mini"),
-                     timeout=60, max_retries=2)
+    llm = OpenAIChat(
+        base_url=os.environ["SCREENPILOT_LLM_BASE_URL"],
+        api_key=os.environ.get("SCREENPILOT_LLM_API_KEY", ""),
+        model=os.environ.get("SCREENPILOT_LLM_MODEL", "gpt-4o-mini"),
+        timeout=60,
+        max_retries=2,
+    )
     result = llm.complete([{"role": "user", "content": "Answer with the single word: pong"}])
     assert "pong" in result.text.lower()
 
 
 def test_importing_the_planner_does_not_import_openai() -> None:
-    code = ("import sys, screenpilot.planner.chain, screenpilot.planner.llm; "
-            "assert 'openai' not in sys.modules, 'openai imported eagerly'; "
-            "assert not any(m.startswith('screenpilot.simulator') for m in sys.modules)")
+    code = (
+        "import sys, screenpilot.planner.chain, screenpilot.planner.llm; "
+        "assert 'openai' not in sys.modules, 'openai imported eagerly'; "
+        "assert not any(m.startswith('screenpilot.simulator') for m in sys.modules)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 

@@ -67,16 +67,31 @@ def screens(draw: st.DrawFn) -> Screen:
     n = draw(st.integers(0, 6))
     els = tuple(draw(elements(i, block_ids)) for i in range(n))
     blocks = tuple(
-        Block(id=b, box=draw(boxes()), kind=draw(st.sampled_from(BlockKind)),
-              caption=draw(texts), scrollable=draw(st.booleans()),
-              active_element=draw(st.none() | st.sampled_from(range(n))) if n else None)
-        for b in block_ids)
-    sens = Sensitivity(category=draw(st.sampled_from(SensitiveCategory)),
-                       evidence=tuple(draw(st.lists(texts, max_size=3))),
-                       score=draw(st.floats(0, 1)))
-    return Screen(width=draw(st.integers(1, 4000)), height=draw(st.integers(1, 4000)),
-                  elements=els, blocks=blocks, sensitivity=sens, app=draw(texts),
-                  secure=draw(st.booleans()), image_path=draw(texts))
+        Block(
+            id=b,
+            box=draw(boxes()),
+            kind=draw(st.sampled_from(BlockKind)),
+            caption=draw(texts),
+            scrollable=draw(st.booleans()),
+            active_element=draw(st.none() | st.sampled_from(range(n))) if n else None,
+        )
+        for b in block_ids
+    )
+    sens = Sensitivity(
+        category=draw(st.sampled_from(SensitiveCategory)),
+        evidence=tuple(draw(st.lists(texts, max_size=3))),
+        score=draw(st.floats(0, 1)),
+    )
+    return Screen(
+        width=draw(st.integers(1, 4000)),
+        height=draw(st.integers(1, 4000)),
+        elements=els,
+        blocks=blocks,
+        sensitivity=sens,
+        app=draw(texts),
+        secure=draw(st.booleans()),
+        image_path=draw(texts),
+    )
 
 
 points = st.tuples(coords, coords)
@@ -87,7 +102,9 @@ def actions(draw: st.DrawFn, element_ids: list[int]) -> Action:
     kind = draw(st.sampled_from(ActionKind))
     target: dict[str, object] = (
         {"element": draw(st.sampled_from(element_ids))}
-        if bool(element_ids) and draw(st.booleans()) else {"point": draw(points)})
+        if bool(element_ids) and draw(st.booleans())
+        else {"point": draw(points)}
+    )
     reason = draw(texts)
     if kind in (ActionKind.TAP, ActionKind.LONG_PRESS):
         return Action(kind, reason=reason, **target)  # type: ignore[arg-type]
@@ -111,21 +128,32 @@ def actions(draw: st.DrawFn, element_ids: list[int]) -> Action:
 @st.composite
 def steps(draw: st.DrawFn, index: int = 0) -> Step:
     before = draw(screens())
-    return Step(index=index, before=before,
-                action=draw(actions([e.id for e in before.elements])),
-                after=draw(st.none() | screens()), reason=draw(texts),
-                timings=tuple((draw(texts), draw(st.floats(0, 100))) for _ in range(2)),
-                error=draw(texts), undone=draw(st.booleans()))
+    return Step(
+        index=index,
+        before=before,
+        action=draw(actions([e.id for e in before.elements])),
+        after=draw(st.none() | screens()),
+        reason=draw(texts),
+        timings=tuple((draw(texts), draw(st.floats(0, 100))) for _ in range(2)),
+        error=draw(texts),
+        undone=draw(st.booleans()),
+    )
 
 
 @st.composite
 def trajectories(draw: st.DrawFn) -> Trajectory:
     n = draw(st.integers(0, 3))
-    return Trajectory(task=draw(st.text(min_size=1, max_size=30).filter(str.strip)),
-                      steps=tuple(draw(steps(i)) for i in range(n)),
-                      outcome=draw(st.sampled_from(Outcome)), app=draw(texts),
-                      device=draw(texts), planner=draw(texts), started_at=draw(texts),
-                      finished_at=draw(texts), note=draw(texts))
+    return Trajectory(
+        task=draw(st.text(min_size=1, max_size=30).filter(str.strip)),
+        steps=tuple(draw(steps(i)) for i in range(n)),
+        outcome=draw(st.sampled_from(Outcome)),
+        app=draw(texts),
+        device=draw(texts),
+        planner=draw(texts),
+        started_at=draw(texts),
+        finished_at=draw(texts),
+        note=draw(texts),
+    )
 
 
 @given(boxes())
@@ -211,8 +239,9 @@ def test_element_and_screen_validation() -> None:
 
 
 def test_step_rejects_action_on_missing_element() -> None:
-    screen = Screen(width=100, height=100,
-                    elements=(Element(0, ElementKind.BUTTON, Box(0, 0, 10, 10)),))
+    screen = Screen(
+        width=100, height=100, elements=(Element(0, ElementKind.BUTTON, Box(0, 0, 10, 10)),)
+    )
     with pytest.raises(DataError, match="no element 7 on screen"):
         Step(index=0, before=screen, action=Action(ActionKind.TAP, element=7))
 
@@ -240,13 +269,30 @@ def test_from_json_rejects_bad_documents() -> None:
 
 
 def test_describe_and_action_words() -> None:
-    wifi = Element(3, ElementKind.SWITCH, Box(900, 300, 1000, 360), caption="Wi-Fi",
-                   clickable=True, checked=False, block_id=0)
-    name = Element(4, ElementKind.EDIT_TEXT, Box(50, 500, 1000, 600), text="Name", hint=True,
-                   editable=True, block_id=0)
-    screen = Screen(width=1080, height=2400, elements=(name, wifi),
-                    blocks=(Block(0, Box(0, 200, 1080, 800), BlockKind.LIST,
-                                  caption="Network & internet"),))
+    wifi = Element(
+        3,
+        ElementKind.SWITCH,
+        Box(900, 300, 1000, 360),
+        caption="Wi-Fi",
+        clickable=True,
+        checked=False,
+        block_id=0,
+    )
+    name = Element(
+        4,
+        ElementKind.EDIT_TEXT,
+        Box(50, 500, 1000, 600),
+        text="Name",
+        hint=True,
+        editable=True,
+        block_id=0,
+    )
+    screen = Screen(
+        width=1080,
+        height=2400,
+        elements=(name, wifi),
+        blocks=(Block(0, Box(0, 200, 1080, 800), BlockKind.LIST, caption="Network & internet"),),
+    )
     text = screen.describe()
     assert text.splitlines()[0] == "[list 'Network & internet']"
     assert "[3] switch labelled 'Wi-Fi' (off)" in text

@@ -31,13 +31,21 @@ from screenpilot.planner.demos import demo_progress, parse_step
 from screenpilot.planner.offline import HeuristicPlanner
 
 MODEL = "all-MiniLM-L6-v2"
-WIFI = DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Network & internet'",
-                                    "tap the 'Wi-Fi' switch"), app="com.android.settings")
-VERSION = DemoRecord("Check Android Version", ("tap 'Settings'", "scroll down",
-                                               "tap 'About phone'"), app="com.android.settings")
-ALARM = DemoRecord("create alarm at 10:30 am", ("tap 'Clock'", "tap 'add'",
-                                                "type '10' into the 'Hour' field"),
-                   app="com.android.deskclock")
+WIFI = DemoRecord(
+    "Turn wifi on.",
+    ("tap 'Settings'", "tap 'Network & internet'", "tap the 'Wi-Fi' switch"),
+    app="com.android.settings",
+)
+VERSION = DemoRecord(
+    "Check Android Version",
+    ("tap 'Settings'", "scroll down", "tap 'About phone'"),
+    app="com.android.settings",
+)
+ALARM = DemoRecord(
+    "create alarm at 10:30 am",
+    ("tap 'Clock'", "tap 'add'", "type '10' into the 'Hour' field"),
+    app="com.android.deskclock",
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,18 +59,31 @@ def test_paraphrase_finds_its_demonstration(store: DemoStore) -> None:
     found = retrieve(store, "switch on the wifi please", k=2, threshold=0.6)
     assert found and found[0].instruction == "Turn wifi on." and found[0].steps == WIFI.steps
     assert found[0].score is not None and found[0].score >= 0.6
-    assert retrieve(store, "which android version does this phone run?", k=1,
-                    threshold=0.6)[0].instruction == "Check Android Version"
+    assert (
+        retrieve(store, "which android version does this phone run?", k=1, threshold=0.6)[
+            0
+        ].instruction
+        == "Check Android Version"
+    )
     assert retrieve(store, "send a text message to Bob", threshold=0.6) == ()
 
 
 # --- the heuristic planner follows a demonstration ---------------------------------------
 def screen(*labels: str, switch: str = "") -> Screen:
-    els = [Element(i + 1, ElementKind.TEXT, Box(100, 200 + 150 * i, 700, 280 + 150 * i), t)
-           for i, t in enumerate(labels)]
+    els = [
+        Element(i + 1, ElementKind.TEXT, Box(100, 200 + 150 * i, 700, 280 + 150 * i), t)
+        for i, t in enumerate(labels)
+    ]
     if switch:
-        els.append(Element(len(els) + 1, ElementKind.SWITCH, Box(880, 200, 1000, 280),
-                           caption=switch, checked=False))
+        els.append(
+            Element(
+                len(els) + 1,
+                ElementKind.SWITCH,
+                Box(880, 200, 1000, 280),
+                caption=switch,
+                checked=False,
+            )
+        )
     return Screen(1080, 2400, tuple(els))
 
 
@@ -81,15 +102,14 @@ def test_planner_follows_the_demonstration() -> None:
     history = [step(home, first.action)]
     top = screen("Network & internet", "Apps", "Display", "Battery")
     second = planner.next(task, top, history, hints=hints)
-    assert second.action.kind is ActionKind.SCROLL      # the demonstration scrolled here
+    assert second.action.kind is ActionKind.SCROLL  # the demonstration scrolled here
     history.append(step(top, second.action))
     lower = screen("Accessibility", "Security & privacy", "About phone")
     third = planner.next(task, lower, history, hints=hints)
     assert third.action == Action(ActionKind.TAP, element=3)
     history.append(step(lower, third.action))
     assert demo_progress(demo.steps, history) == 3
-    last = planner.next(task, screen("About phone", "Android version", "14"), history,
-                        hints=hints)
+    last = planner.next(task, screen("About phone", "Android version", "14"), history, hints=hints)
     assert last.action.kind is ActionKind.STOP and last.action.done
 
 
@@ -98,9 +118,8 @@ def test_planner_skips_a_scroll_it_does_not_need() -> None:
     demo = Demonstration(VERSION.instruction, VERSION.steps, "", 0.8)
     home = screen("Settings")
     history = [step(home, Action(ActionKind.TAP, element=1))]
-    tall = screen("Network & internet", "Display", "About phone")   # a taller screen
-    d = planner.next("android version?", tall, history,
-                     hints=PlanHints(demonstrations=(demo,)))
+    tall = screen("Network & internet", "Display", "About phone")  # a taller screen
+    d = planner.next("android version?", tall, history, hints=PlanHints(demonstrations=(demo,)))
     assert d.action == Action(ActionKind.TAP, element=3)
 
 
@@ -108,21 +127,30 @@ def test_switch_steps_are_left_to_the_toggle_rule() -> None:
     planner = HeuristicPlanner(WordEmbedder().encode)
     demo = Demonstration(WIFI.instruction, WIFI.steps, "", 0.9)
     page = screen("Internet", "Wi-Fi", switch="Wi-Fi")
-    page_on = Screen(1080, 2400, tuple(
-        e if e.kind is not ElementKind.SWITCH else Element(e.id, e.kind, e.box,
-                                                           caption="Wi-Fi", checked=True)
-        for e in page.elements))
-    history = [step(screen("Settings"), Action(ActionKind.TAP, element=1)),
-               step(screen("Network & internet"), Action(ActionKind.TAP, element=1))]
+    page_on = Screen(
+        1080,
+        2400,
+        tuple(
+            e
+            if e.kind is not ElementKind.SWITCH
+            else Element(e.id, e.kind, e.box, caption="Wi-Fi", checked=True)
+            for e in page.elements
+        ),
+    )
+    history = [
+        step(screen("Settings"), Action(ActionKind.TAP, element=1)),
+        step(screen("Network & internet"), Action(ActionKind.TAP, element=1)),
+    ]
     hints = PlanHints(demonstrations=(demo,))
-    assert planner.next("turn wifi on", page, history, hints=hints).action == \
-        Action(ActionKind.TAP, element=3)
+    assert planner.next("turn wifi on", page, history, hints=hints).action == Action(
+        ActionKind.TAP, element=3
+    )
     assert planner.next("turn wifi on", page_on, history, hints=hints).action.done
 
 
 def test_a_demonstration_of_another_setting_is_not_followed() -> None:
     planner = HeuristicPlanner(WordEmbedder().encode)
-    wifi = Demonstration("Turn wifi off.", WIFI.steps, "", 0.74)    # as alike as MiniLM finds
+    wifi = Demonstration("Turn wifi off.", WIFI.steps, "", 0.74)  # as alike as MiniLM finds
     home = screen("Settings", "Contacts")
     d = planner.next("turn bluetooth off", home, [], hints=PlanHints(demonstrations=(wifi,)))
     assert "demonstration" not in d.reason
@@ -133,12 +161,26 @@ def test_a_demonstration_of_another_setting_is_not_followed() -> None:
 def test_demonstrated_values_are_typed_only_when_the_task_says_them() -> None:
     planner = HeuristicPlanner(WordEmbedder().encode)
     demo = Demonstration(ALARM.instruction, ALARM.steps, "", 0.8)
-    form = Screen(1080, 2400, (Element(1, ElementKind.EDIT_TEXT, Box(100, 300, 900, 400),
-                                       "Hour", hint=True, editable=True),))
-    history = [step(screen("Clock"), Action(ActionKind.TAP, element=1)),
-               step(Screen(1080, 2400, (Element(1, ElementKind.ICON, Box(900, 2000, 1000, 2100),
-                                                icon_label="add"),)),
-                    Action(ActionKind.TAP, element=1))]
+    form = Screen(
+        1080,
+        2400,
+        (
+            Element(
+                1, ElementKind.EDIT_TEXT, Box(100, 300, 900, 400), "Hour", hint=True, editable=True
+            ),
+        ),
+    )
+    history = [
+        step(screen("Clock"), Action(ActionKind.TAP, element=1)),
+        step(
+            Screen(
+                1080,
+                2400,
+                (Element(1, ElementKind.ICON, Box(900, 2000, 1000, 2100), icon_label="add"),),
+            ),
+            Action(ActionKind.TAP, element=1),
+        ),
+    ]
     hints = PlanHints(demonstrations=(demo,))
     said = planner.next("alarm for 10 in the morning", form, history, hints=hints)
     assert said.action.kind is ActionKind.TYPE and said.action.text == "10"
@@ -148,8 +190,7 @@ def test_demonstrated_values_are_typed_only_when_the_task_says_them() -> None:
 
 def test_demonstrations_reach_the_llm_prompt() -> None:
     planner = ChainPlanner(llm=None)  # type: ignore[arg-type]
-    hints = PlanHints(demonstrations=(Demonstration(WIFI.instruction, WIFI.steps,
-                                                    WIFI.app, 0.9),))
+    hints = PlanHints(demonstrations=(Demonstration(WIFI.instruction, WIFI.steps, WIFI.app, 0.9),))
     system = planner.messages("wifi on please", screen("Settings"), [], hints)[0]["content"]
     assert "Turn wifi on." in system and "tap 'Network & internet'" in system
 
@@ -179,8 +220,7 @@ def test_demos_commands(minilm: Any, tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "1 demonstrations" in cli("demos", "list").output
     assert "imported 1" in cli("demos", "import", str(export)).output
     assert "re-embedded 2" in cli("demos", "reembed").output
-    cfg = load_config({"store.path": str(path), "embed.model": MODEL,
-                       "pbd.threshold": "0.6"})
+    cfg = load_config({"store.path": str(path), "embed.model": MODEL, "pbd.threshold": "0.6"})
     from screenpilot.build import demonstrations as demonstrations_for
 
     found = demonstrations_for(cfg, "turn on the wifi", None)
@@ -209,7 +249,7 @@ def test_models_pull(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ok = runner.invoke(cli_app, ["models", "pull", "bge-small-en-v1.5"])
     assert ok.exit_code == 0, ok.output
     assert calls == [("BAAI/bge-small-en-v1.5", str(tmp_path / "models" / "bge-small-en-v1.5"))]
-    assert embed.resolve("bge-small-en-v1.5")[1] == "bge-small-en-v1.5"   # found locally now
+    assert embed.resolve("bge-small-en-v1.5")[1] == "bge-small-en-v1.5"  # found locally now
 
     def offline(repo: str, local_dir: str) -> str:
         raise OSError("network is unreachable")

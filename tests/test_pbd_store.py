@@ -28,12 +28,20 @@ from screenpilot.pbd.store import (
 )
 
 HELPERS = Path(__file__).with_name("pbd_helpers.py")
-WIFI = DemoRecord("Turn wifi on.", ("tap 'Settings'", "tap 'Network & internet'",
-                                    "tap the 'Wi-Fi' switch"),
-                  app="com.android.settings", screen="1080x2400", source="recorded")
-ALARM = DemoRecord("create alarm at 10:30 am", ("tap 'Clock'", "tap 'add'",
-                                                "type '10' into the 'Hour' field"),
-                   app="com.android.deskclock", screen="720x1600", source="recorded")
+WIFI = DemoRecord(
+    "Turn wifi on.",
+    ("tap 'Settings'", "tap 'Network & internet'", "tap the 'Wi-Fi' switch"),
+    app="com.android.settings",
+    screen="1080x2400",
+    source="recorded",
+)
+ALARM = DemoRecord(
+    "create alarm at 10:30 am",
+    ("tap 'Clock'", "tap 'add'", "type '10' into the 'Hour' field"),
+    app="com.android.deskclock",
+    screen="720x1600",
+    source="recorded",
+)
 
 
 def open_store(path: Path, name: str = "words-test", **kw: float) -> DemoStore:
@@ -42,8 +50,13 @@ def open_store(path: Path, name: str = "words-test", **kw: float) -> DemoStore:
 
 def worker(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(HELPERS.parent)}
-    return subprocess.Popen([sys.executable, str(HELPERS), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, str(HELPERS), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -52,23 +65,30 @@ def test_round_trip(tmp_path: Path) -> None:
     alarm_id = store.add(ALARM)
     got = store.get(wifi_id)
     assert (got.instruction, got.steps, got.app, got.screen, got.source) == (
-        WIFI.instruction, WIFI.steps, WIFI.app, WIFI.screen, WIFI.source)
+        WIFI.instruction,
+        WIFI.steps,
+        WIFI.app,
+        WIFI.screen,
+        WIFI.source,
+    )
     assert got.language == "en" and got.created and got.id == wifi_id
-    assert store.get(alarm_id[:6]).instruction == ALARM.instruction   # an id prefix will do
+    assert store.get(alarm_id[:6]).instruction == ALARM.instruction  # an id prefix will do
     assert [r.id for r in store.list()] == [wifi_id, alarm_id]
     found = store.search("please turn the wifi on", k=2, threshold=0.3)
     assert found and isinstance(found[0], Demonstration)
     assert found[0].instruction == "Turn wifi on." and found[0].steps == WIFI.steps
     assert found[0].score is not None and found[0].score >= 0.3
-    assert all(d.instruction != ALARM.instruction for d in found)   # below the threshold
-    assert store.search("wifi", where={"app": "com.android.deskclock"}, k=1)[0].app == \
-        "com.android.deskclock"
+    assert all(d.instruction != ALARM.instruction for d in found)  # below the threshold
+    assert (
+        store.search("wifi", where={"app": "com.android.deskclock"}, k=1)[0].app
+        == "com.android.deskclock"
+    )
     store.remove(wifi_id)
     assert store.count() == 1
     with pytest.raises(StoreError, match="no demonstration"):
         store.get(wifi_id)
     store.close()
-    again = open_store(tmp_path / "s")     # reopened: still there
+    again = open_store(tmp_path / "s")  # reopened: still there
     assert [r.instruction for r in again.list()] == [ALARM.instruction]
 
 
@@ -82,8 +102,16 @@ def test_other_collections_share_the_store(tmp_path: Path) -> None:
     store = open_store(tmp_path / "s")
     store.add(WIFI)
     notes = store.collection("knowledge")
-    [note_id] = notes.add([Entry("", "Wi-Fi lives under Network & internet",
-                                 {"from": "explore"}, {"app": "com.android.settings"})])
+    [note_id] = notes.add(
+        [
+            Entry(
+                "",
+                "Wi-Fi lives under Network & internet",
+                {"from": "explore"},
+                {"app": "com.android.settings"},
+            )
+        ]
+    )
     note = notes.get(note_id)
     assert note is not None and note.payload == {"from": "explore"}
     assert notes.search("where is wifi", k=1)[0].id == note_id
@@ -103,7 +131,7 @@ def test_refuses_to_mix_models_until_reembedded(tmp_path: Path) -> None:
     assert "model-a" in err.value.message and "screenpilot demos reembed" in err.value.hint
     with pytest.raises(StoreError, match="cannot be mixed"):
         other.search("wifi")
-    assert other.list()[0].instruction == WIFI.instruction   # reading needs no model
+    assert other.list()[0].instruction == WIFI.instruction  # reading needs no model
     assert other.reembed() == {DEMOS: 1}
     other.add(ALARM)
     assert other.search("turn wifi on", k=1)[0].instruction == WIFI.instruction
@@ -119,14 +147,13 @@ def test_export_import_jsonl(tmp_path: Path) -> None:
     assert [json.loads(line)["id"] for line in lines] == ids
     target = open_store(tmp_path / "b")
     assert target.import_jsonl(lines, source="x.jsonl") == (2, 0)
-    assert target.import_jsonl(lines) == (0, 2)      # the same ids again: skipped
+    assert target.import_jsonl(lines) == (0, 2)  # the same ids again: skipped
     assert [(r.id, r.steps) for r in target.list()] == [(r.id, r.steps) for r in store.list()]
     with pytest.raises(DataError, match=r"line 2 of bad\.jsonl"):
-        target.import_jsonl([lines[0].replace(ids[0], "fresh"), "{not json"],
-                            source="bad.jsonl")
+        target.import_jsonl([lines[0].replace(ids[0], "fresh"), "{not json"], source="bad.jsonl")
     with pytest.raises(DataError, match="instruction"):
         target.import_jsonl(['{"steps": []}'])
-    assert target.count() == 2                       # nothing of a bad file is imported
+    assert target.count() == 2  # nothing of a bad file is imported
 
 
 def test_two_processes_write_concurrently(tmp_path: Path) -> None:
@@ -135,7 +162,7 @@ def test_two_processes_write_concurrently(tmp_path: Path) -> None:
     procs = [worker("add", str(path), tag, "12") for tag in ("a", "b")]
     mine = open_store(path)
     reads = 0
-    while any(p.poll() is None for p in procs):   # read while they write
+    while any(p.poll() is None for p in procs):  # read while they write
         assert mine.count() >= 1
         reads += 1
     outs = [p.communicate(timeout=120) for p in procs]
@@ -153,7 +180,7 @@ def test_killed_writer_loses_nothing(tmp_path: Path) -> None:
     proc = worker("add", str(path), "k", "400")
     assert proc.stdout is not None
     committed = [proc.stdout.readline().strip() for _ in range(6)]
-    proc.send_signal(signal.SIGKILL)      # in the middle of its next add, most likely
+    proc.send_signal(signal.SIGKILL)  # in the middle of its next add, most likely
     proc.wait(timeout=30)
     store = open_store(path)
     ids = {r.id for r in store.list()}
@@ -178,11 +205,11 @@ def test_half_written_index_is_rebuilt(tmp_path: Path) -> None:
     for segment in (path / INDEX_DIR).iterdir():
         if segment.is_dir():
             with open(segment / "link_lists.bin", "wb") as f:
-                f.truncate(1 << 40)            # sparse: a 1 TB file, as seen in the wild
+                f.truncate(1 << 40)  # sparse: a 1 TB file, as seen in the wild
             (segment / "data_level0.bin").write_bytes(b"\0" * 10)
     reopened = open_store(path)
     assert sorted(r.id for r in reopened.list()) == sorted(ids)
-    assert reopened.backend.rebuilds == 1    # type: ignore[attr-defined]
+    assert reopened.backend.rebuilds == 1  # type: ignore[attr-defined]
     assert reopened.search("turn wifi on", k=1)[0].instruction == WIFI.instruction
 
 
@@ -210,7 +237,7 @@ def test_damaged_ledger_is_a_clear_error(tmp_path: Path) -> None:
         open_store(path).list()
     assert "damaged" in err.value.message and "demos import" in err.value.hint
     assert err.value.exit_code == 6
-    assert (path / LEDGER_FILE).read_bytes() == garbage    # left as it was
+    assert (path / LEDGER_FILE).read_bytes() == garbage  # left as it was
 
 
 def test_lock_held_elsewhere_is_a_clear_error(tmp_path: Path) -> None:
@@ -225,7 +252,7 @@ def test_lock_held_elsewhere_is_a_clear_error(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait(timeout=30)
-    assert open_store(path, lock_timeout=10).count() == 1   # released with its process
+    assert open_store(path, lock_timeout=10).count() == 1  # released with its process
 
 
 @pytest.mark.slow
@@ -240,8 +267,11 @@ def test_chroma_server_store(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = subprocess.Popen([exe, "run", "--path", str(tmp_path / "srv"), "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [exe, "run", "--path", str(tmp_path / "srv"), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
     def connect() -> DemoStore:
         return DemoStore.open(host="127.0.0.1", port=port, embedder=WordEmbedder())
@@ -253,13 +283,14 @@ def test_chroma_server_store(tmp_path: Path) -> None:
             return None
 
     try:
-        store = wait_until(try_connect, 30, interval=0.3) or connect()   # the last try raises
+        store = wait_until(try_connect, 30, interval=0.3) or connect()  # the last try raises
         demo_id = store.add(WIFI)
         assert store.get(demo_id).steps == WIFI.steps
         assert store.search("turn wifi on", k=1)[0].instruction == WIFI.instruction
         with pytest.raises(StoreError, match="cannot be mixed"):
-            open_other = DemoStore.open(host="127.0.0.1", port=port,
-                                        embedder=WordEmbedder("model-b"))
+            open_other = DemoStore.open(
+                host="127.0.0.1", port=port, embedder=WordEmbedder("model-b")
+            )
             open_other.add(ALARM)
         store.remove(demo_id)
         assert store.count() == 0

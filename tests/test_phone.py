@@ -52,9 +52,11 @@ def test_launch_focus_and_back_home(phone: VirtualPhone) -> None:
     assert phone.current_focus()[0] == "com.android.launcher3"
     assert phone.tap_text("Settings")
     assert phone.current_focus() == ("com.android.settings", "com.android.settings.Settings")
-    assert ("mCurrentFocus=Window{" in (phone.dumpsys("window", []) or "")
-            and "com.android.settings/com.android.settings.Settings}" in
-            (phone.dumpsys("window", []) or ""))
+    assert "mCurrentFocus=Window{" in (
+        phone.dumpsys("window", []) or ""
+    ) and "com.android.settings/com.android.settings.Settings}" in (
+        phone.dumpsys("window", []) or ""
+    )
     assert phone.tap_text("Display")
     assert phone.current_focus()[1] == "com.android.settings.SubSettings"
     phone.keyevent(4)
@@ -171,8 +173,7 @@ def test_snapshot_restore_round_trip(phone: VirtualPhone) -> None:
 
 @pytest.mark.parametrize("size", [(1080, 1920), (720, 1600), (1200, 2000)])
 def test_other_sizes_and_modes(size: tuple[int, int]) -> None:
-    phone = VirtualPhone(size=size, theme="dark", locale="zh", accent="purple",
-                         nav_mode="gesture")
+    phone = VirtualPhone(size=size, theme="dark", locale="zh", accent="purple", nav_mode="gesture")
     _settings(phone)
     w, h, raw = phone.screencap_raw()
     assert (w, h) == size and len(raw) == w * h * 4

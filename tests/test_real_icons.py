@@ -25,29 +25,35 @@ from screenpilot.vision.icon_vocab import load_vocabulary
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
-@pytest.mark.parametrize(("text", "app", "label", "how"), [
-    ("Navigate up", "", "back", "table"),
-    ("navigate up", "", "back", "table"),
-    ("More options", "", "more_options", "table"),
-    ("Menu", "", "more_options", "table"),
-    ("Open navigation drawer", "", "menu", "table"),
-    ("Search", "", "search", "table"),
-    ("更多", "", "more_options", "table"),
-    ("请插入表情", "", "emoji", "table"),
-    ("more", "com.sina.weibo", "add", "table"),
-    ("Preview the file IMG_1.jpg", "", None, "excluded"),
-    ("1.3K", "", None, "excluded"),
-    ("Icon", "", None, "excluded"),
-    ("Turn on bluetooth", "", "bluetooth", "vocabulary"),
-    ("Qwertz", "", None, "unmapped"),
-])
+@pytest.mark.parametrize(
+    ("text", "app", "label", "how"),
+    [
+        ("Navigate up", "", "back", "table"),
+        ("navigate up", "", "back", "table"),
+        ("More options", "", "more_options", "table"),
+        ("Menu", "", "more_options", "table"),
+        ("Open navigation drawer", "", "menu", "table"),
+        ("Search", "", "search", "table"),
+        ("更多", "", "more_options", "table"),
+        ("请插入表情", "", "emoji", "table"),
+        ("more", "com.sina.weibo", "add", "table"),
+        ("Preview the file IMG_1.jpg", "", None, "excluded"),
+        ("1.3K", "", None, "excluded"),
+        ("Icon", "", None, "excluded"),
+        ("Turn on bluetooth", "", "bluetooth", "vocabulary"),
+        ("Qwertz", "", None, "unmapped"),
+    ],
+)
 def test_shipped_table_lookups(text: str, app: str, label: str | None, how: str) -> None:
     assert DescriptionTable.load().lookup(text, app) == (label, how)
 
 
 def test_shipped_table_entries_have_labels_of_the_vocabulary_and_reasons() -> None:
-    doc = json.loads((Path(__file__).resolve().parent.parent / "vision" / "data" /
-                      "icon_descriptions.json").read_text(encoding="utf-8"))
+    doc = json.loads(
+        (
+            Path(__file__).resolve().parent.parent / "vision" / "data" / "icon_descriptions.json"
+        ).read_text(encoding="utf-8")
+    )
     vocab = load_vocabulary()
     assert len(doc["descriptions"]) > 50
     for entry in doc["descriptions"] + doc["patterns"]:
@@ -55,20 +61,36 @@ def test_shipped_table_entries_have_labels_of_the_vocabulary_and_reasons() -> No
         assert entry["label"] is None or entry["label"] in vocab
 
 
-@pytest.mark.parametrize("entry", [
-    {"text": "x", "label": "not_a_label", "reason": "r"},
-    {"text": "x", "label": "back"},
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"text": "x", "label": "not_a_label", "reason": "r"},
+        {"text": "x", "label": "back"},
+    ],
+)
 def test_malformed_table_is_a_data_error(entry: dict[str, Any]) -> None:
     with pytest.raises(DataError):
         DescriptionTable({"descriptions": [entry]})
 
 
-def _view(temp_id: int, parent: int, cls: str, box: tuple[int, int, int, int],
-          children: list[int], **extra: Any) -> dict[str, Any]:
+def _view(
+    temp_id: int,
+    parent: int,
+    cls: str,
+    box: tuple[int, int, int, int],
+    children: list[int],
+    **extra: Any,
+) -> dict[str, Any]:
     x1, y1, x2, y2 = box
-    return {"temp_id": temp_id, "parent": parent, "class": cls, "bounds": [[x1, y1], [x2, y2]],
-            "children": children, "visible": True, **extra}
+    return {
+        "temp_id": temp_id,
+        "parent": parent,
+        "class": cls,
+        "bounds": [[x1, y1], [x2, y2]],
+        "children": children,
+        "visible": True,
+        **extra,
+    }
 
 
 def _screen(tmp_path: Path, name: str) -> tuple[Path, Path]:
@@ -81,19 +103,49 @@ def _screen(tmp_path: Path, name: str) -> tuple[Path, Path]:
     draw.rectangle((100, 300, 160, 360), outline=(0, 0, 0), width=3)  # under an invisible view
     views = [
         _view(0, -1, "android.widget.FrameLayout", (0, 0, 400, 800), [1, 2, 4, 5, 6, 7]),
-        _view(1, 0, "android.widget.ImageButton", (10, 10, 70, 70), [],
-              content_description="Navigate up", clickable=True),
-        _view(2, 0, "android.widget.FrameLayout", (330, 10, 390, 70), [3],
-              content_description="More options", clickable=True),
+        _view(
+            1,
+            0,
+            "android.widget.ImageButton",
+            (10, 10, 70, 70),
+            [],
+            content_description="Navigate up",
+            clickable=True,
+        ),
+        _view(
+            2,
+            0,
+            "android.widget.FrameLayout",
+            (330, 10, 390, 70),
+            [3],
+            content_description="More options",
+            clickable=True,
+        ),
         _view(3, 2, "android.widget.ImageView", (340, 20, 380, 60), []),
-        _view(4, 0, "android.widget.ImageView", (100, 300, 160, 360), [],
-              content_description="Search", visible=False),
-        _view(5, 0, "android.widget.ImageView", (0, 400, 400, 800), [],
-              content_description="Search"),  # a picture, not an icon
-        _view(6, 0, "android.widget.TextView", (10, 100, 70, 160), [],
-              content_description="Search", text="Search"),  # text, not an image
-        _view(7, 0, "android.widget.ImageView", (200, 200, 240, 240), [],
-              content_description="Search"),  # blank pixels
+        _view(
+            4,
+            0,
+            "android.widget.ImageView",
+            (100, 300, 160, 360),
+            [],
+            content_description="Search",
+            visible=False,
+        ),
+        _view(
+            5, 0, "android.widget.ImageView", (0, 400, 400, 800), [], content_description="Search"
+        ),  # a picture, not an icon
+        _view(
+            6,
+            0,
+            "android.widget.TextView",
+            (10, 100, 70, 160),
+            [],
+            content_description="Search",
+            text="Search",
+        ),  # text, not an image
+        _view(
+            7, 0, "android.widget.ImageView", (200, 200, 240, 240), [], content_description="Search"
+        ),  # blank pixels
     ]
     state = tmp_path / f"state_{name}.json"
     state.write_text(json.dumps({"views": views, "width": 400, "height": 800}), encoding="utf-8")
@@ -104,9 +156,11 @@ def _screen(tmp_path: Path, name: str) -> tuple[Path, Path]:
 
 def test_extract_keeps_visible_icon_sized_views_with_descriptions(tmp_path: Path) -> None:
     state, png = _screen(tmp_path, "a")
-    records = [ScreenRecord("app.one", "train", "droidbot", state, png),
-               ScreenRecord("app.one", "train", "droidbot", state, png),  # same icons again
-               ScreenRecord("app.two", "val", "droidbot", state, png)]
+    records = [
+        ScreenRecord("app.one", "train", "droidbot", state, png),
+        ScreenRecord("app.one", "train", "droidbot", state, png),  # same icons again
+        ScreenRecord("app.two", "val", "droidbot", state, png),
+    ]
     report = CropReport()
     icons = extract(records, report=report)
     assert [(i.app, i.label, i.view_class, i.box) for i in icons] == [
@@ -116,8 +170,7 @@ def test_extract_keeps_visible_icon_sized_views_with_descriptions(tmp_path: Path
         ("app.two", "more_options", "FrameLayout", (330, 10, 390, 70)),
     ]
     assert report.screens == 3 and report.candidates == 15
-    assert report.dropped == {"duplicate in app": 2, "invisible": 3, "too large": 3,
-                              "blank": 3}
+    assert report.dropped == {"duplicate in app": 2, "invisible": 3, "too large": 3, "blank": 3}
     assert report.kept_by_kind == {"image": 2, "container": 2}
     assert report.how == {"table": 4}
     assert icons[0].image.size == (60, 60)
@@ -134,16 +187,29 @@ def test_system_ui_views_are_credited_to_system_ui(tmp_path: Path) -> None:
         view["package"] = "com.android.systemui" if view["temp_id"] == 1 else "app.one"
     state.write_text(json.dumps(doc), encoding="utf-8")
     icons = extract([ScreenRecord("app.one", "val", "droidbot", state, png)])
-    assert [(i.app, i.label) for i in icons] == [("com.android.systemui", "back"),
-                                                 ("app.one", "more_options")]
+    assert [(i.app, i.label) for i in icons] == [
+        ("com.android.systemui", "back"),
+        ("app.one", "more_options"),
+    ]
 
 
 def test_filters_and_manifest(tmp_path: Path) -> None:
     state, png = _screen(tmp_path, "b")
     manifest = tmp_path / "manifest.jsonl"
-    manifest.write_text(json.dumps({"split": "val", "app": "app.one", "fmt": "droidbot",
-                                    "state": str(state), "original": str(png),
-                                    "image": "small.jpg"}) + "\n", encoding="utf-8")
+    manifest.write_text(
+        json.dumps(
+            {
+                "split": "val",
+                "app": "app.one",
+                "fmt": "droidbot",
+                "state": str(state),
+                "original": str(png),
+                "image": "small.jpg",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     records = screens_from_manifest(tmp_path)
     assert records == [ScreenRecord("app.one", "val", "droidbot", state, png)]
     strict = IconFilters(max_side=0.12)  # 48 px of 400: the 60 px buttons are too large now
@@ -175,16 +241,33 @@ def test_eval_icons_scores_the_held_out_apps_of_a_harvest(tmp_path: Path) -> Non
     state, png = _screen(tmp_path, "c")
     harvest = tmp_path / "harvest"
     harvest.mkdir()
-    rows = [{"split": split, "app": name, "fmt": "droidbot", "state": str(state),
-             "original": str(png)} for split, name in (("train", "app.one"), ("val", "app.two"))]
-    (harvest / "manifest.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
-                                            encoding="utf-8")
-    (harvest / "harvest_report.json").write_text(json.dumps({"val_apps": ["app.two"]}),
-                                                 encoding="utf-8")
+    rows = [
+        {"split": split, "app": name, "fmt": "droidbot", "state": str(state), "original": str(png)}
+        for split, name in (("train", "app.one"), ("val", "app.two"))
+    ]
+    (harvest / "manifest.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+    )
+    (harvest / "harvest_report.json").write_text(
+        json.dumps({"val_apps": ["app.two"]}), encoding="utf-8"
+    )
     empty = tmp_path / "droidbot"
     empty.mkdir()
-    result = CliRunner().invoke(app, ["eval", "icons", "--droidbot", str(empty), "--held-out",
-                                      "", "--real", str(harvest), "--threads", "1"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "icons",
+            "--droidbot",
+            str(empty),
+            "--held-out",
+            "",
+            "--real",
+            str(harvest),
+            "--threads",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output.strip().splitlines()[-1])
     assert report["heldout_real_crops"] == 2 and report["heldout_real_apps"] == 1

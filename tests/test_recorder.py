@@ -40,8 +40,9 @@ from screenpilot.report import save_run
 W, H, DPI = 1080, 2400, 420
 
 
-def el(i: int, kind: ElementKind, box: tuple[int, int, int, int], text: str = "",
-       **kw: object) -> Element:
+def el(
+    i: int, kind: ElementKind, box: tuple[int, int, int, int], text: str = "", **kw: object
+) -> Element:
     return Element(i, kind, Box(*box), text, **kw)  # type: ignore[arg-type]
 
 
@@ -49,21 +50,32 @@ def tap(x: int, y: int, kind: str = "tap") -> Gesture:
     return Gesture(kind, x, y, x, y, 0.0, 50 if kind == "tap" else 700)  # type: ignore[arg-type]
 
 
-SETTINGS = Screen(W, H, (
-    el(1, ElementKind.TEXT, (32, 135, 261, 206), "Settings", block_id=1),
-    el(2, ElementKind.TEXT, (183, 459, 542, 508), "Network & internet", block_id=2),
-    el(3, ElementKind.TEXT, (183, 650, 548, 699), "Connected devices", block_id=2),
-    el(4, ElementKind.SWITCH, (886, 496, 1006, 575), caption="Wi-Fi", checked=False,
-       block_id=2),
-    el(5, ElementKind.IMAGE, (40, 1900, 140, 2000)),
-), (Block(1, Box(0, 63, 1080, 273), BlockKind.TOOLBAR, "Settings"),
-    Block(2, Box(0, 400, 1080, 1800), BlockKind.LIST, "Network options")))
+SETTINGS = Screen(
+    W,
+    H,
+    (
+        el(1, ElementKind.TEXT, (32, 135, 261, 206), "Settings", block_id=1),
+        el(2, ElementKind.TEXT, (183, 459, 542, 508), "Network & internet", block_id=2),
+        el(3, ElementKind.TEXT, (183, 650, 548, 699), "Connected devices", block_id=2),
+        el(
+            4, ElementKind.SWITCH, (886, 496, 1006, 575), caption="Wi-Fi", checked=False, block_id=2
+        ),
+        el(5, ElementKind.IMAGE, (40, 1900, 140, 2000)),
+    ),
+    (
+        Block(1, Box(0, 63, 1080, 273), BlockKind.TOOLBAR, "Settings"),
+        Block(2, Box(0, 400, 1080, 1800), BlockKind.LIST, "Network options"),
+    ),
+)
 
-FORM = Screen(W, H, (
-    el(1, ElementKind.EDIT_TEXT, (178, 656, 1038, 803), "First name", hint=True,
-       editable=True),
-    el(2, ElementKind.EDIT_TEXT, (178, 856, 1038, 1003), "Password", hint=True, editable=True),
-))
+FORM = Screen(
+    W,
+    H,
+    (
+        el(1, ElementKind.EDIT_TEXT, (178, 656, 1038, 803), "First name", hint=True, editable=True),
+        el(2, ElementKind.EDIT_TEXT, (178, 856, 1038, 1003), "Password", hint=True, editable=True),
+    ),
+)
 
 
 def keyboard(rows: int = 3, per_row: int = 10, top: int = 1600) -> tuple[Element, ...]:
@@ -71,8 +83,14 @@ def keyboard(rows: int = 3, per_row: int = 10, top: int = 1600) -> tuple[Element
     for r in range(rows):
         for c in range(per_row):
             x, y = 20 + c * 104, top + r * 150
-            keys.append(el(100 + r * per_row + c, ElementKind.BUTTON, (x, y, x + 90, y + 120),
-                           "qwertyuiop"[c]))
+            keys.append(
+                el(
+                    100 + r * per_row + c,
+                    ElementKind.BUTTON,
+                    (x, y, x + 90, y + 120),
+                    "qwertyuiop"[c],
+                )
+            )
     return tuple(keys)
 
 
@@ -96,20 +114,28 @@ def test_tap_on_switch() -> None:
 
 def test_long_press_and_unreadable_point() -> None:
     assert interpret(tap(300, 480, "long_press"), SETTINGS, density=DPI).words.startswith(
-        "long press 'Network & internet'")
+        "long press 'Network & internet'"
+    )
     r = interpret(tap(600, 1300), SETTINGS, density=DPI)
     assert r.words == "tap at 56% 54% of the screen"
     assert r.action is not None and r.action.point == (600, 1300)
 
 
 def test_tap_in_a_toolbar_stays_in_the_toolbar() -> None:
-    inbox = Screen(W, H, (
-        el(1, ElementKind.TEXT, (182, 134, 500, 198), "Messages", block_id=1),
-        el(2, ElementKind.TEXT, (880, 285, 1040, 330), "12:05 PM", block_id=2),
-        el(3, ElementKind.TEXT, (182, 285, 500, 330), "Alice Chen", block_id=2),
-    ), (Block(1, Box(0, 63, 1080, 273), BlockKind.TOOLBAR, "Messages"),
-        Block(2, Box(0, 273, 1080, 2200), BlockKind.LIST)))
-    r = interpret(tap(1000, 250), inbox, density=DPI)     # an icon vision did not see
+    inbox = Screen(
+        W,
+        H,
+        (
+            el(1, ElementKind.TEXT, (182, 134, 500, 198), "Messages", block_id=1),
+            el(2, ElementKind.TEXT, (880, 285, 1040, 330), "12:05 PM", block_id=2),
+            el(3, ElementKind.TEXT, (182, 285, 500, 330), "Alice Chen", block_id=2),
+        ),
+        (
+            Block(1, Box(0, 63, 1080, 273), BlockKind.TOOLBAR, "Messages"),
+            Block(2, Box(0, 273, 1080, 2200), BlockKind.LIST),
+        ),
+    )
+    r = interpret(tap(1000, 250), inbox, density=DPI)  # an icon vision did not see
     assert r.words == "tap at 93% 10% of the screen"
     assert interpret(tap(700, 300), inbox, density=DPI).words.startswith("tap '")
 
@@ -120,12 +146,17 @@ def test_swipes_are_scrolls_back_and_home() -> None:
     assert r.action is not None and r.action.kind is ActionKind.SCROLL
     assert r.action.direction is Direction.DOWN
     assert r.words == "scroll down the 'Network options' list"
-    assert interpret(Gesture("swipe", 540, 700, 540, 1500, 0.0, 300), SETTINGS,
-                     density=DPI).words.startswith("scroll up")
-    assert interpret(Gesture("swipe", 5, 1200, 500, 1200, 0.0, 200), SETTINGS,
-                     density=DPI).words == "press back"
-    assert interpret(Gesture("swipe", 540, 2395, 540, 1800, 0.0, 200), SETTINGS,
-                     density=DPI).words == "press home"
+    assert interpret(
+        Gesture("swipe", 540, 700, 540, 1500, 0.0, 300), SETTINGS, density=DPI
+    ).words.startswith("scroll up")
+    assert (
+        interpret(Gesture("swipe", 5, 1200, 500, 1200, 0.0, 200), SETTINGS, density=DPI).words
+        == "press back"
+    )
+    assert (
+        interpret(Gesture("swipe", 540, 2395, 540, 1800, 0.0, 200), SETTINGS, density=DPI).words
+        == "press home"
+    )
 
 
 def test_navigation_bar_taps() -> None:
@@ -140,8 +171,10 @@ def test_keyboard_taps_are_typing_not_steps() -> None:
     assert keyboard_top(with_kbd, H - 126) is not None
     assert interpret(tap(120, 1700), with_kbd, density=DPI).kind == "keyboard"
     # A contacts list's section letters are single characters too, one per row.
-    letters = tuple(el(10 + i, ElementKind.TEXT, (40, 1250 + i * 110, 80, 1300 + i * 110),
-                       "ABCDEFGHIJ"[i]) for i in range(10))
+    letters = tuple(
+        el(10 + i, ElementKind.TEXT, (40, 1250 + i * 110, 80, 1300 + i * 110), "ABCDEFGHIJ"[i])
+        for i in range(10)
+    )
     assert keyboard_top(Screen(W, H, letters), H - 126) is None
 
 
@@ -149,11 +182,23 @@ def test_field_then_typed_text() -> None:
     r = interpret(tap(600, 720), FORM, density=DPI)
     assert r.kind == "field" and r.field is not None and r.field.label == "First name"
     assert not r.field.secret
-    later = Screen(W, H, (el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"),
-                          el(2, ElementKind.EDIT_TEXT, (178, 856, 1038, 1003), "Password",
-                             hint=True, editable=True)))
+    later = Screen(
+        W,
+        H,
+        (
+            el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"),
+            el(
+                2,
+                ElementKind.EDIT_TEXT,
+                (178, 856, 1038, 1003),
+                "Password",
+                hint=True,
+                editable=True,
+            ),
+        ),
+    )
     assert typed_text(r.field, later) == "Alice"
-    assert typed_text(r.field, FORM) is None          # nothing typed
+    assert typed_text(r.field, FORM) is None  # nothing typed
     pw = interpret(tap(600, 920), FORM, density=DPI)
     assert pw.field is not None and pw.field.secret
 
@@ -165,7 +210,7 @@ class FakePhone:
     serial = "fake-1"
 
     def __init__(self, script: list[tuple[float, Gesture | None, Screen]]) -> None:
-        self.script = script        # (delay, gesture or None, screen after it)
+        self.script = script  # (delay, gesture or None, screen after it)
         self.screen = FORM
         self.screens: dict[int, Screen] = {}
         self.colour = 0
@@ -178,7 +223,7 @@ class FakePhone:
     def capture(self) -> Image.Image:
         if not self.screens:
             self.show(self.screen)
-        level = 30 * self.colour     # far enough apart for the recorder to see a change
+        level = 30 * self.colour  # far enough apart for the recorder to see a change
         return Image.new("RGB", (W, H), (level, level, level))
 
     def size(self) -> tuple[int, int]:
@@ -190,8 +235,9 @@ class FakePhone:
     def current_app(self) -> str:
         return "com.example.shop"
 
-    def touch_events(self, *, stop: threading.Event | None = None,
-                     started: threading.Event | None = None) -> Iterator[Gesture]:
+    def touch_events(
+        self, *, stop: threading.Event | None = None, started: threading.Event | None = None
+    ) -> Iterator[Gesture]:
         if started is not None:
             started.set()
         time.sleep(0.5)
@@ -216,25 +262,40 @@ class FakeDescriber:
 
 
 def test_typed_secret_is_never_kept(tmp_path: Path) -> None:
-    typed_name = Screen(W, H, (el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"),
-                               FORM.element(2), *keyboard()))
+    typed_name = Screen(
+        W, H, (el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"), FORM.element(2), *keyboard())
+    )
     # A field that shows the password in the clear (a "show password" eye, say).
-    typed_pw = Screen(W, H, (el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"),
-                             el(2, ElementKind.TEXT, (190, 890, 500, 970), "hunter22")),
-                      (Block(1, Box(150, 850, 1050, 1010), BlockKind.CARD, "hunter22"),))
+    typed_pw = Screen(
+        W,
+        H,
+        (
+            el(1, ElementKind.TEXT, (190, 690, 400, 770), "Alice"),
+            el(2, ElementKind.TEXT, (190, 890, 500, 970), "hunter22"),
+        ),
+        (Block(1, Box(150, 850, 1050, 1010), BlockKind.CARD, "hunter22"),),
+    )
     script: list[tuple[float, Gesture | None, Screen]] = [
-        (0.6, tap(600, 720), typed_name),        # the name field; "Alice" typed
-        (0.6, tap(120, 1700), typed_name),       # a key of the keyboard: no step
-        (0.6, tap(600, 920), typed_pw),          # the password field; typed in the clear
-        (0.6, tap(120, 2340), typed_pw),         # back on the navigation bar
+        (0.6, tap(600, 720), typed_name),  # the name field; "Alice" typed
+        (0.6, tap(120, 1700), typed_name),  # a key of the keyboard: no step
+        (0.6, tap(600, 920), typed_pw),  # the password field; typed in the clear
+        (0.6, tap(120, 2340), typed_pw),  # back on the navigation bar
     ]
     phone = FakePhone(script)
     steps: list[str] = []
-    recorder = Recorder(phone, FakeDescriber(phone), idle_s=1.5, interval=0.05,  # type: ignore[arg-type]
-                        on_step=lambda n, w: steps.append(w))
+    recorder = Recorder(
+        phone,  # type: ignore[arg-type]
+        FakeDescriber(phone),
+        idle_s=1.5,
+        interval=0.05,
+        on_step=lambda n, w: steps.append(w),
+    )
     rec = recorder.record("sign in as Alice")
-    assert rec.steps == ("type 'Alice' into the 'First name' field",
-                         f"type {SECRET_PLACEHOLDER} into the 'Password' field", "press back")
+    assert rec.steps == (
+        "type 'Alice' into the 'First name' field",
+        f"type {SECRET_PLACEHOLDER} into the 'Password' field",
+        "press back",
+    )
     assert steps == list(rec.steps) and rec.ended.startswith("idle")
     assert rec.app == "com.example.shop" and rec.size == (W, H)
     secret_step = rec.trajectory.steps[1]
@@ -259,12 +320,15 @@ def test_record_on_the_virtual_phone(phone: PhoneSession, tmp_path: Path) -> Non
 
     vp = phone.backend.inner
     vp.reset()
-    recorder = Recorder(AdbDevice(phone.serial), IncrementalDescriber(), idle_s=60,
-                        out=tmp_path / "rec")
+    recorder = Recorder(
+        AdbDevice(phone.serial), IncrementalDescriber(), idle_s=60, out=tmp_path / "rec"
+    )
     stop = threading.Event()
     done: list[object] = []
-    thread = threading.Thread(target=lambda: done.append(recorder.record(
-        "add Alice Walker to my contacts", stop=stop)), daemon=True)
+    thread = threading.Thread(
+        target=lambda: done.append(recorder.record("add Alice Walker to my contacts", stop=stop)),
+        daemon=True,
+    )
     thread.start()
     assert recorder.ready.wait(30)
 
@@ -280,8 +344,9 @@ def test_record_on_the_virtual_phone(phone: PhoneSession, tmp_path: Path) -> Non
         return found.box.center  # type: ignore[no-any-return]
 
     def field(caption: str) -> tuple[int, int]:
-        return next(e.box.center for e in vp.frame().elements  # type: ignore[no-any-return]
-                    if e.editable and e.caption == caption)
+        return next(  # type: ignore[no-any-return]
+            e.box.center for e in vp.frame().elements if e.editable and e.caption == caption
+        )
 
     act(vp.tap, *centre("Contacts"))
     act(vp.swipe, 540, 1800, 540, 900, 300)
@@ -295,8 +360,11 @@ def test_record_on_the_virtual_phone(phone: PhoneSession, tmp_path: Path) -> Non
     rec = done[0]
     steps = rec.steps  # type: ignore[attr-defined]
     assert steps[0] == "tap 'Contacts'" and steps[1].startswith("scroll down")
-    assert steps[2:] == ("tap 'Create contact'", "type 'Alice' into the 'First name' field",
-                         "type 'Walker' into the 'Last name' field")
+    assert steps[2:] == (
+        "tap 'Create contact'",
+        "type 'Alice' into the 'First name' field",
+        "type 'Walker' into the 'Last name' field",
+    )
     assert rec.app == "com.android.contacts"  # type: ignore[attr-defined]
     first = rec.trajectory.steps[0]  # type: ignore[attr-defined]
     assert first.action.kind is ActionKind.TAP and first.after is not None

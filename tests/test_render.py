@@ -36,15 +36,26 @@ from screenpilot.simulator.widgets import (
 
 
 def _page() -> Page:
-    body = Column(children=[
-        EditText(field="name", hint="Name"),
-        list_view([list_item(f"Item {i}", "detail", icon="star", key=f"item:{i}")
-                   for i in range(12)], dividers=True),
-        Switch(checked=True, key="s"), CheckBox(checked=False, label="Agree", key="c"),
-        RadioGroup(options=["A", "B"], selected=0, key="r"), SeekBar(value=0.3, key="b"),
-        RatingBar(rating=3), Spinner(text="Auto", key="sp"), PageIndicator(count=3),
-        Image(seed=1), Button(text="Save", key="save"),
-    ], padding=16, spacing=8)
+    body = Column(
+        children=[
+            EditText(field="name", hint="Name"),
+            list_view(
+                [list_item(f"Item {i}", "detail", icon="star", key=f"item:{i}") for i in range(12)],
+                dividers=True,
+            ),
+            Switch(checked=True, key="s"),
+            CheckBox(checked=False, label="Agree", key="c"),
+            RadioGroup(options=["A", "B"], selected=0, key="r"),
+            SeekBar(value=0.3, key="b"),
+            RatingBar(rating=3),
+            Spinner(text="Auto", key="sp"),
+            PageIndicator(count=3),
+            Image(seed=1),
+            Button(text="Save", key="save"),
+        ],
+        padding=16,
+        spacing=8,
+    )
     tabs = TabBar(tabs=[Tab("Home", "home", "t:0"), Tab("Me", "account", "t:1")], active=1)
     return Page(body=body, title="Demo", tabs=tabs)
 
@@ -74,8 +85,14 @@ def test_each_size_renders_with_boxes_inside(name: str) -> None:
 def test_truth_has_widget_classes_and_blocks() -> None:
     frame = render_page(_page(), ui=UiState(scroll=10_000))
     kinds = {e.kind for e in frame.elements}
-    assert {ElementKind.SWITCH, ElementKind.BUTTON, ElementKind.SEEK_BAR,
-            ElementKind.RATING_BAR, ElementKind.SPINNER, ElementKind.IMAGE} <= kinds
+    assert {
+        ElementKind.SWITCH,
+        ElementKind.BUTTON,
+        ElementKind.SEEK_BAR,
+        ElementKind.RATING_BAR,
+        ElementKind.SPINNER,
+        ElementKind.IMAGE,
+    } <= kinds
     blocks = {b.kind for b in frame.blocks}
     assert {BlockKind.TOOLBAR, BlockKind.TAB_BAR, BlockKind.STATUS_BAR} <= blocks
     tab_bar = next(b for b in frame.blocks if b.kind is BlockKind.TAB_BAR)
@@ -101,8 +118,14 @@ def test_dark_theme_and_keyboard_change_pixels() -> None:
 
 
 def test_hint_and_password_truth() -> None:
-    page = Page(body=Column(children=[EditText(field="a", hint="Email"),
-                                      EditText(field="p", hint="Password", password=True)]))
+    page = Page(
+        body=Column(
+            children=[
+                EditText(field="a", hint="Email"),
+                EditText(field="p", hint="Password", password=True),
+            ]
+        )
+    )
     frame = render_page(page, ui=UiState(fields={"p": "abc"}))
     fields = [e for e in frame.elements if e.kind is ElementKind.EDIT_TEXT]
     assert fields[0].hint and fields[0].text == "Email"
@@ -110,8 +133,11 @@ def test_hint_and_password_truth() -> None:
 
 
 def test_dialog_is_modal_and_dims() -> None:
-    dialog = Dialog(title="Delete?", body="This cannot be undone.",
-                    buttons=[("Cancel", "back"), ("Delete", "delete")])
+    dialog = Dialog(
+        title="Delete?",
+        body="This cannot be undone.",
+        buttons=[("Cancel", "back"), ("Delete", "delete")],
+    )
     plain = render_page(_page())
     frame = render_page(_page(), dialog=dialog)
     assert frame.dialog_box is not None

@@ -35,10 +35,15 @@ WINDOW = 16 * 1024
 
 @pytest.fixture()
 def daemon(request: pytest.FixtureRequest) -> Iterator[AdbDaemon]:
-    limits = getattr(request, "param", None) or Limits(window=WINDOW, max_payload=PAYLOAD,
-                                                       max_streams=4, max_connections=3,
-                                                       handshake_timeout=0.5,
-                                                       packet_timeout=0.5, idle_timeout=0.5)
+    limits = getattr(request, "param", None) or Limits(
+        window=WINDOW,
+        max_payload=PAYLOAD,
+        max_streams=4,
+        max_connections=3,
+        handshake_timeout=0.5,
+        packet_timeout=0.5,
+        idle_timeout=0.5,
+    )
     adbd = AdbDaemon(VirtualPhone(), limits=limits).start()
     yield adbd
     adbd.stop()
@@ -110,7 +115,7 @@ def test_a_flood_that_ignores_okay_closes_its_stream(daemon: AdbDaemon) -> None:
     chunk = b"x" * PAYLOAD
     sent = 0
     try:
-        for _ in range(200):                      # 800 KiB, 50 windows' worth
+        for _ in range(200):  # 800 KiB, 50 windows' worth
             send(sock, Message(A_WRTE, 7, opened.arg0, chunk))
             sent += len(chunk)
     except OSError:
@@ -126,7 +131,7 @@ def test_a_flood_that_ignores_okay_closes_its_stream(daemon: AdbDaemon) -> None:
         replies.append(msg.command)
         if msg.command == A_CLSE and msg.arg0 == opened.arg0:
             break
-    assert replies.count(A_OKAY) < WINDOW // PAYLOAD + 1   # OKAYs stopped at the window
+    assert replies.count(A_OKAY) < WINDOW // PAYLOAD + 1  # OKAYs stopped at the window
     sock.close()
 
 
@@ -186,7 +191,7 @@ def test_streams_per_connection_are_capped(daemon: AdbDaemon) -> None:
     send(sock, Message(A_CLSE, 1, accepted[0].arg0))
     deadline = time.monotonic() + 5
     wait_until(lambda: daemon.stats()["streams"] <= 3, 5)
-    while True:                                   # the daemon's CLSE for the one we closed
+    while True:  # the daemon's CLSE for the one we closed
         again = open_stream(sock, 99, b"shell:echo ok")
         if again.command == A_OKAY:
             break
@@ -194,8 +199,7 @@ def test_streams_per_connection_are_capped(daemon: AdbDaemon) -> None:
     sock.close()
 
 
-@pytest.mark.parametrize("daemon", [Limits(max_connections=3, handshake_timeout=60)],
-                         indirect=True)
+@pytest.mark.parametrize("daemon", [Limits(max_connections=3, handshake_timeout=60)], indirect=True)
 def test_connections_per_client_are_capped(daemon: AdbDaemon) -> None:
     kept = [connect(daemon) for _ in range(3)]
     extra = socket.create_connection(("127.0.0.1", daemon.port), timeout=5)
@@ -207,17 +211,18 @@ def test_connections_per_client_are_capped(daemon: AdbDaemon) -> None:
     extra.close()
 
 
-@pytest.mark.parametrize("daemon", [Limits(max_connections=3, handshake_timeout=0.3)],
-                         indirect=True)
+@pytest.mark.parametrize(
+    "daemon", [Limits(max_connections=3, handshake_timeout=0.3)], indirect=True
+)
 def test_at_the_cap_the_connection_quiet_longest_makes_room(daemon: AdbDaemon) -> None:
     """A client holding connections it never uses cannot lock the adb server out: once
     they have been quiet past the handshake timeout, a new one takes the quietest's place."""
     hogs = [connect(daemon) for _ in range(3)]
-    for sock in hogs:                              # the quiet ones must outlast 0.3 s
+    for sock in hogs:  # the quiet ones must outlast 0.3 s
         sock.settimeout(0.4)
         with pytest.raises(TimeoutError):
             sock.recv(1)
-    newcomer = connect(daemon)                      # answered: it got in
+    newcomer = connect(daemon)  # answered: it got in
     assert open_stream(newcomer, 1, b"shell:echo in").command == A_OKAY
     assert daemon.stats()["connections evicted: quiet longest, at the cap"] == 1
     assert sum(hung_up(sock, timeout=0.5) for sock in hogs) == 1
@@ -226,15 +231,23 @@ def test_at_the_cap_the_connection_quiet_longest_makes_room(daemon: AdbDaemon) -
         sock.close()
 
 
-@pytest.mark.parametrize("sent, why", [
-    (b"", "closed: no CNXN"),                                        # connects, says nothing
-    (HEADER.pack(A_CNXN, 0x01000001, 4096, 10, 0, A_CNXN ^ 0xFFFFFFFF)[:10],
-     "closed: half-sent packet"),                                    # half a header
-    (HEADER.pack(A_CNXN, 0x01000001, 4096, 10, 0, A_CNXN ^ 0xFFFFFFFF) + b"host",
-     "closed: half-sent packet"),                                    # header, part of its data
-])
-def test_silent_and_half_sent_connections_are_closed(daemon: AdbDaemon, sent: bytes,
-                                                     why: str) -> None:
+@pytest.mark.parametrize(
+    "sent, why",
+    [
+        (b"", "closed: no CNXN"),  # connects, says nothing
+        (
+            HEADER.pack(A_CNXN, 0x01000001, 4096, 10, 0, A_CNXN ^ 0xFFFFFFFF)[:10],
+            "closed: half-sent packet",
+        ),  # half a header
+        (
+            HEADER.pack(A_CNXN, 0x01000001, 4096, 10, 0, A_CNXN ^ 0xFFFFFFFF) + b"host",
+            "closed: half-sent packet",
+        ),  # header, part of its data
+    ],
+)
+def test_silent_and_half_sent_connections_are_closed(
+    daemon: AdbDaemon, sent: bytes, why: str
+) -> None:
     sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=5)
     sock.sendall(sent)
     assert hung_up(sock)
@@ -245,7 +258,7 @@ def test_silent_and_half_sent_connections_are_closed(daemon: AdbDaemon, sent: by
 def test_idle_connection_is_closed_but_a_busy_one_is_not(daemon: AdbDaemon) -> None:
     idle = connect(daemon)
     busy = connect(daemon)
-    opened = open_stream(busy, 1, b"shell:")           # an interactive shell, waiting
+    opened = open_stream(busy, 1, b"shell:")  # an interactive shell, waiting
     assert opened.command == A_OKAY
     assert hung_up(idle)
     assert wait_for(daemon, "closed: idle") == 1

@@ -48,7 +48,7 @@ def test_tiles_of_any_shape_are_never_empty(w: int, h: int) -> None:
 
 def test_a_long_screenshot_1080x60000_is_tiled() -> None:
     engine = Engine()
-    check_size(np.zeros((60000, 1080, 3), np.uint8))      # within the size limits
+    check_size(np.zeros((60000, 1080, 3), np.uint8))  # within the size limits
     read_tiled(engine, np.zeros((60000, 1080, 3), np.uint8))
     assert all(h <= 2700 for h, _ in engine.tiles) and len(engine.tiles) >= 23
 
@@ -85,14 +85,15 @@ def test_a_device_is_refused_before_reading() -> None:
 
 def test_a_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
     huge = tmp_path / "huge.png"
-    with huge.open("wb") as f:                    # sparse: no disk is used
+    with huge.open("wb") as f:  # sparse: no disk is used
         f.truncate(MAX_FILE_BYTES + 1)
     with pytest.raises(ImageError, match="too large"):
         load_image(huge)
 
 
-def test_a_file_that_grows_past_the_limit_while_read(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_that_grows_past_the_limit_while_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "a.png"
     path.write_bytes(b"\x89PNG" + b"\0" * 100)
     monkeypatch.setattr(image_module, "MAX_FILE_BYTES", 50)
@@ -100,8 +101,9 @@ def test_a_file_that_grows_past_the_limit_while_read(tmp_path: Path,
         image_module.read_image_file(path, limit=50)
 
 
-def test_a_batch_describes_every_readable_file(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_describes_every_readable_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The issue's case: one file failing with an error that was not a VisionError threw
     away the batch. Each file now gets a result or its own error."""
     from screenpilot.vision import pipeline
@@ -134,10 +136,25 @@ def test_cli_batch_lists_what_it_could_not_describe(tmp_path: Path) -> None:
     page.write_text("<html>not an image</html>")
     tiny = tmp_path / "tiny.png"
     Image.new("RGB", (1, 1)).save(tiny)
-    proc = subprocess.run([sys.executable, "-m", "screenpilot", "describe", str(good),
-                           str(fifo), str(page), str(tiny), "/dev/zero", "--stages", "blocks"],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "SCREENPILOT_CONFIG": str(tmp_path / "no.toml")})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "screenpilot",
+            "describe",
+            str(good),
+            str(fifo),
+            str(page),
+            str(tiny),
+            "/dev/zero",
+            "--stages",
+            "blocks",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SCREENPILOT_CONFIG": str(tmp_path / "no.toml")},
+    )
     assert proc.returncode == 4, proc.stderr
     assert f"== {good}" in proc.stdout and "Traceback" not in proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]

@@ -60,21 +60,29 @@ class RawEndpoint:
                 while b"\r\n\r\n" not in data:
                     data += conn.recv(65536)
                 head, _, rest = data.partition(b"\r\n\r\n")
-                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                               if line.lower().startswith(b"content-length")), 0)
+                length = next(
+                    (
+                        int(line.split(b":")[1])
+                        for line in head.split(b"\r\n")
+                        if line.lower().startswith(b"content-length")
+                    ),
+                    0,
+                )
                 while len(rest) < length:
                     rest += conn.recv(65536)
                 self.requests += 1
                 if a.hang:
                     self.stop.wait(30)
                     return
-                conn.sendall(f"HTTP/1.1 {a.status} X\r\ncontent-type: {a.ctype}\r\n"
-                             f"content-length: {len(a.body)}\r\n\r\n".encode())
+                conn.sendall(
+                    f"HTTP/1.1 {a.status} X\r\ncontent-type: {a.ctype}\r\n"
+                    f"content-length: {len(a.body)}\r\n\r\n".encode()
+                )
                 if a.trickle:
                     for i in range(len(a.body)):
                         if self.stop.wait(a.trickle):
                             return
-                        conn.sendall(a.body[i:i + 1])
+                        conn.sendall(a.body[i : i + 1])
                 else:
                     conn.sendall(a.body)
             except OSError:
@@ -97,18 +105,28 @@ def ask(made: list[RawEndpoint], answer: Answer, **kw: float) -> BaseException:
     endpoint = RawEndpoint(answer)
     made.append(endpoint)
     options: dict[str, float] = {"timeout": 5.0, "deadline": 10.0, "backoff": 0.01} | kw
-    llm = OpenAIChat(base_url=endpoint.url, model="m", api_key="k", max_retries=2,
-                     **options)  # type: ignore[arg-type]
+    llm = OpenAIChat(base_url=endpoint.url, model="m", api_key="k", max_retries=2, **options)  # type: ignore[arg-type]
     with pytest.raises(PlannerError) as info:
         llm.complete(MESSAGES)
     return info.value
 
 
 def completion(content: object) -> bytes:
-    return json.dumps({"id": "1", "object": "chat.completion", "created": 1, "model": "m",
-                       "choices": [{"index": 0, "finish_reason": "stop",
-                                    "message": {"role": "assistant",
-                                                "content": content}}]}).encode()
+    return json.dumps(
+        {
+            "id": "1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+        }
+    ).encode()
 
 
 def test_an_html_page_is_not_a_chat_answer(serve: list[RawEndpoint]) -> None:
@@ -118,28 +136,40 @@ def test_an_html_page_is_not_a_chat_answer(serve: list[RawEndpoint]) -> None:
     assert err.kind == "not a chat answer"
     assert "text/html" in err.message and "Please sign in" in err.message
     assert "llm.base_url" in err.hint and "/v1" in err.hint
-    assert serve[0].requests == 1                    # a wrong URL is not retried
+    assert serve[0].requests == 1  # a wrong URL is not retried
 
 
-@pytest.mark.parametrize("body", [
-    b"<!DOCTYPE html><html>gateway</html>",          # HTML that says it is JSON
-    b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe\x00" * 20,    # binary (UnicodeDecodeError)
-    b'{"choices": [',                                # truncated
-    b"",                                             # empty
-])
-def test_a_json_content_type_with_a_body_that_is_not_json(serve: list[RawEndpoint],
-                                                          body: bytes) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<!DOCTYPE html><html>gateway</html>",  # HTML that says it is JSON
+        b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe\x00" * 20,  # binary (UnicodeDecodeError)
+        b'{"choices": [',  # truncated
+        b"",  # empty
+    ],
+)
+def test_a_json_content_type_with_a_body_that_is_not_json(
+    serve: list[RawEndpoint], body: bytes
+) -> None:
     """The issue's case: JSONDecodeError / UnicodeDecodeError tracebacks."""
     err = ask(serve, Answer(body))
     assert isinstance(err, LLMError) and err.kind == "not a chat answer", err
     assert "not a chat completion" in err.message
 
 
-@pytest.mark.parametrize("body", [
-    b"[1, 2, 3]", b'"just a string"', b"42", b"null", b'{"choices": "none"}',
-    b'{"choices": [{}]}', b'{"choices": [{"message": {"content": 5}}]}',
-    b'{"error": "nope"}',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[1, 2, 3]",
+        b'"just a string"',
+        b"42",
+        b"null",
+        b'{"choices": "none"}',
+        b'{"choices": [{}]}',
+        b'{"choices": [{"message": {"content": 5}}]}',
+        b'{"error": "nope"}',
+    ],
+)
 def test_json_of_another_shape_ends_cleanly(serve: list[RawEndpoint], body: bytes) -> None:
     err = ask(serve, Answer(body))
     assert isinstance(err, LLMError | LLMResponseError), repr(err)
@@ -171,35 +201,58 @@ def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
     clock = [0.0]
     endpoint = RawEndpoint(Answer(b'{"error": {"message": "busy"}}', status=503))
     serve.append(endpoint)
-    llm = OpenAIChat(base_url=endpoint.url, model="m", api_key="k", max_retries=10,
-                     backoff=4.0, max_backoff=4.0, deadline=10.0, jitter=lambda: 1.0,
-                     clock=lambda: clock[0], sleep=lambda s: clock.__setitem__(0, clock[0] + s))
+    llm = OpenAIChat(
+        base_url=endpoint.url,
+        model="m",
+        api_key="k",
+        max_retries=10,
+        backoff=4.0,
+        max_backoff=4.0,
+        deadline=10.0,
+        jitter=lambda: 1.0,
+        clock=lambda: clock[0],
+        sleep=lambda s: clock.__setitem__(0, clock[0] + s),
+    )
     with pytest.raises(LLMError) as info:
         llm.complete(MESSAGES)
     assert info.value.kind == "server error"
-    assert endpoint.requests == 3                     # tries at t=0, 4, 8; 12 > 10
+    assert endpoint.requests == 3  # tries at t=0, 4, 8; 12 > 10
     assert "gave up after 3 tries within llm.deadline (10s)" in info.value.message
 
 
 def test_unreachable_names_its_kind() -> None:
-    llm = OpenAIChat(base_url="http://127.0.0.1:9/v1", model="m", api_key="k", timeout=2,
-                     deadline=5, max_retries=1, backoff=0.01)
+    llm = OpenAIChat(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        api_key="k",
+        timeout=2,
+        deadline=5,
+        max_retries=1,
+        backoff=0.01,
+    )
     with pytest.raises(LLMError) as info:
         llm.complete(MESSAGES)
     assert info.value.kind == "unreachable"
 
 
 # --- settings, checked before a run touches the phone -------------------------------------
-@pytest.mark.parametrize("url, key, model, message", [
-    ("https://api.openai.com/v1", "", "gpt-4o-mini", "llm.api_key is empty"),
-    ("https://dashscope.aliyuncs.com/compatible-mode/v1", " ", "qwen-max",
-     "llm.api_key is empty"),
-    ("api.openai.com/v1", "k", "m", "not an http(s) URL"),
-    ("ftp://example.com/v1", "k", "m", "not an http(s) URL"),
-    ("http://", "k", "m", "not an http(s) URL"),
-    ("http://[::1/v1", "k", "m", "not a URL"),
-    ("http://127.0.0.1:8000/v1", "", "", "llm.model is empty"),
-])
+@pytest.mark.parametrize(
+    "url, key, model, message",
+    [
+        ("https://api.openai.com/v1", "", "gpt-4o-mini", "llm.api_key is empty"),
+        (
+            "https://dashscope.aliyuncs.com/compatible-mode/v1",
+            " ",
+            "qwen-max",
+            "llm.api_key is empty",
+        ),
+        ("api.openai.com/v1", "k", "m", "not an http(s) URL"),
+        ("ftp://example.com/v1", "k", "m", "not an http(s) URL"),
+        ("http://", "k", "m", "not an http(s) URL"),
+        ("http://[::1/v1", "k", "m", "not a URL"),
+        ("http://127.0.0.1:8000/v1", "", "", "llm.model is empty"),
+    ],
+)
 def test_bad_settings_are_config_errors(url: str, key: str, model: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         check_settings(url, key, model)
@@ -219,11 +272,28 @@ def test_a_missing_key_is_found_before_the_phone_starts(tmp_path: object) -> Non
     import subprocess
     import sys
 
-    env = {**os.environ, "SCREENPILOT_CONFIG": str(tmp_path) + "/none.toml",
-           "SCREENPILOT_LLM_API_KEY": ""}
-    proc = subprocess.run([sys.executable, "-m", "screenpilot", "run", "turn on wifi",
-                           "--virtual", "--planner", "llm", "--yes"],
-                          capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "SCREENPILOT_CONFIG": str(tmp_path) + "/none.toml",
+        "SCREENPILOT_LLM_API_KEY": "",
+    }
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "screenpilot",
+            "run",
+            "turn on wifi",
+            "--virtual",
+            "--planner",
+            "llm",
+            "--yes",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert lines[0] == "error: llm.api_key is empty, and api.openai.com needs one"

@@ -18,8 +18,9 @@ from screenpilot.pbd.recorder.steps import RecordingState as _State
 W, H, DPI = 1080, 2400, 420
 
 
-def el(i: int, kind: ElementKind, box: tuple[int, int, int, int], text: str = "",
-       **kw: object) -> Element:
+def el(
+    i: int, kind: ElementKind, box: tuple[int, int, int, int], text: str = "", **kw: object
+) -> Element:
     return Element(i, kind, Box(*box), text, **kw)  # type: ignore[arg-type]
 
 
@@ -29,16 +30,36 @@ def tap(x: int, y: int) -> Gesture:
 
 FIRST = (178, 656, 1038, 803)
 LAST = (178, 856, 1038, 1003)
-LIST = Screen(W, H, (el(1, ElementKind.TEXT, (60, 700, 500, 760), "David Kim"),
-                     el(2, ElementKind.BUTTON, (700, 1900, 1000, 2000), "Create contact")))
-FORM = Screen(W, H, (el(1, ElementKind.EDIT_TEXT, FIRST, "First name", hint=True, editable=True),
-                     el(2, ElementKind.EDIT_TEXT, LAST, "Last name", hint=True, editable=True)))
-TYPED_FIRST = Screen(W, H, (el(1, ElementKind.EDIT_TEXT, FIRST, "Alice", editable=True),
-                            FORM.elements[1]))
-TYPED_BOTH = Screen(W, H, (TYPED_FIRST.elements[0],
-                           el(2, ElementKind.EDIT_TEXT, LAST, "Walker", editable=True)))
-SAVED = Screen(W, H, (el(1, ElementKind.TEXT, (60, 300, 700, 380), "Alice Walker"),
-                      el(2, ElementKind.BUTTON, (60, 1900, 400, 2000), "Call")))
+LIST = Screen(
+    W,
+    H,
+    (
+        el(1, ElementKind.TEXT, (60, 700, 500, 760), "David Kim"),
+        el(2, ElementKind.BUTTON, (700, 1900, 1000, 2000), "Create contact"),
+    ),
+)
+FORM = Screen(
+    W,
+    H,
+    (
+        el(1, ElementKind.EDIT_TEXT, FIRST, "First name", hint=True, editable=True),
+        el(2, ElementKind.EDIT_TEXT, LAST, "Last name", hint=True, editable=True),
+    ),
+)
+TYPED_FIRST = Screen(
+    W, H, (el(1, ElementKind.EDIT_TEXT, FIRST, "Alice", editable=True), FORM.elements[1])
+)
+TYPED_BOTH = Screen(
+    W, H, (TYPED_FIRST.elements[0], el(2, ElementKind.EDIT_TEXT, LAST, "Walker", editable=True))
+)
+SAVED = Screen(
+    W,
+    H,
+    (
+        el(1, ElementKind.TEXT, (60, 300, 700, 380), "Alice Walker"),
+        el(2, ElementKind.BUTTON, (60, 1900, 400, 2000), "Call"),
+    ),
+)
 
 
 class Describer:
@@ -59,8 +80,12 @@ def frames_of(timeline: list[tuple[float, float, int]]) -> _Frames:
     """``(began, seen, screen index)`` frames, as the capture thread would have kept them."""
     import threading
 
-    frames = _Frames(device=None, interval=0.25, stop=threading.Event(),  # type: ignore[arg-type]
-                     clock=lambda: 0.0)
+    frames = _Frames(
+        device=None,  # type: ignore[arg-type]
+        interval=0.25,
+        stop=threading.Event(),
+        clock=lambda: 0.0,
+    )
     for began, seen, index in timeline:
         image = Image.new("RGB", (8, 8), (index, 0, 0))
         frames.frames.append(Frame(seen, image, small=None, begun=began))  # type: ignore[arg-type]
@@ -95,16 +120,23 @@ def test_text_typed_with_input_text_between_slow_captures_is_a_type_step() -> No
     screens = [LIST, FORM, TYPED_FIRST, TYPED_BOTH, SAVED]
     describer = Describer(screens)
     rec = recorder(describer)
-    frames = frames_of([(0.0, 0.6, 0), (1.0, 1.6, 1), (2.05, 2.65, 2), (3.1, 3.7, 3),
-                        (3.8, 4.4, 4)])
+    frames = frames_of(
+        [(0.0, 0.6, 0), (1.0, 1.6, 1), (2.05, 2.65, 2), (3.1, 3.7, 3), (3.8, 4.4, 4)]
+    )
     state = _State()
-    for t in (touch(0.9, 850, 1950),            # Create contact, on the list
-              touch(1.7, 600, 720),             # First name, on the form
-              touch(2.3, 600, 920),             # Last name: Alice was typed at 2.0
-              touch(4.5, 200, 1950)):           # Call, on the saved contact: Walker was
-        rec._handle(t, frames, state, DPI)       # typed at 3.0, Enter pressed at 3.5
-    assert state.words == ["tap 'Create contact'", "type 'Alice' into the 'First name' field",
-                           "type 'Walker' into the 'Last name' field", "tap 'Call'"]
+    for t in (
+        touch(0.9, 850, 1950),  # Create contact, on the list
+        touch(1.7, 600, 720),  # First name, on the form
+        touch(2.3, 600, 920),  # Last name: Alice was typed at 2.0
+        touch(4.5, 200, 1950),
+    ):  # Call, on the saved contact: Walker was
+        rec._handle(t, frames, state, DPI)  # typed at 3.0, Enter pressed at 3.5
+    assert state.words == [
+        "tap 'Create contact'",
+        "type 'Alice' into the 'First name' field",
+        "type 'Walker' into the 'Last name' field",
+        "tap 'Call'",
+    ]
     assert [s.action.kind.value for s in state.steps] == ["tap", "type", "type", "tap"]
 
 
@@ -134,8 +166,12 @@ def test_a_touch_waits_for_the_captures_begun_before_it() -> None:
             release[begun].wait(10)
             return Image.new("RGB", (80, 160), (int(begun * 100), 0, 0))
 
-    frames = _Frames(device=SlowPhone(), interval=0.25,  # type: ignore[arg-type]
-                     stop=threading.Event(), clock=lambda: now[0])
+    frames = _Frames(
+        device=SlowPhone(),  # type: ignore[arg-type]
+        interval=0.25,
+        stop=threading.Event(),
+        clock=lambda: now[0],
+    )
     first = threading.Thread(target=frames.grab)
     first.start()
     wait_until(lambda: frames.in_flight, 5, interval=0.005)
@@ -143,11 +179,11 @@ def test_a_touch_waits_for_the_captures_begun_before_it() -> None:
     second = threading.Thread(target=frames.grab)
     second.start()
     wait_until(lambda: len(frames.in_flight) >= 2, 5, interval=0.005)
-    assert not frames.landed(1.5, timeout=0.05)     # the one begun at 1.0 is in flight
+    assert not frames.landed(1.5, timeout=0.05)  # the one begun at 1.0 is in flight
     release[2.0].set()
     second.join(10)
     assert not frames.landed(1.5, timeout=0.05)
-    assert frames.landed(0.5, timeout=0.05)         # nothing begun before 0.5 is pending
+    assert frames.landed(0.5, timeout=0.05)  # nothing begun before 0.5 is pending
     release[1.0].set()
     first.join(10)
     assert frames.landed(1.5, timeout=1.0)

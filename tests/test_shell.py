@@ -55,11 +55,11 @@ def test_stub_phone_is_a_phone_backend() -> None:
 # --- quoting, expansion, sequencing -----------------------------------------------------------
 def test_quotes_and_escapes_follow_posix(sh: Shell) -> None:
     assert run(sh, "echo 'a  b' \"c  d\" e\\ \\ f g\\\\h")[1] == "a  b c  d e  f g\\h\n"
-    assert run(sh, "echo 'it'\\''s' \"say \\\"hi\\\" \\$HOME\"")[1] == "it's say \"hi\" $HOME\n"
+    assert run(sh, "echo 'it'\\''s' \"say \\\"hi\\\" \\$HOME\"")[1] == 'it\'s say "hi" $HOME\n'
 
 
 def test_unset_variables_expand_to_nothing(sh: Shell) -> None:
-    assert run(sh, "echo a$X b${Y}c $Y \"[$Z]\"")[1] == "a bc []\n"
+    assert run(sh, 'echo a$X b${Y}c $Y "[$Z]"')[1] == "a bc []\n"
     assert run(sh, "X=hi; echo $X")[1] == "hi\n"
 
 
@@ -77,21 +77,29 @@ def test_command_substitution_and_comments(sh: Shell) -> None:
 
 def test_pipes_and_redirections(sh: Shell) -> None:
     assert run(sh, "dumpsys window | grep mCurrentFocus | wc -l")[1] == "1\n"
-    assert run(sh, "echo hi > /sdcard/a.txt; echo there >> /sdcard/a.txt; cat /sdcard/a.txt")[1] \
+    assert (
+        run(sh, "echo hi > /sdcard/a.txt; echo there >> /sdcard/a.txt; cat /sdcard/a.txt")[1]
         == "hi\nthere\n"
+    )
     assert run(sh, "nosuch 2>/dev/null") == (127, "", "")
     status, out, err = run(sh, "nosuch 2>&1")
     assert (status, err) == (127, "") and "inaccessible or not found" in out
     assert run(sh, "echo x > /system/x") == (
-        1, "", "/system/bin/sh: can't create /system/x: Read-only file system\n")
+        1,
+        "",
+        "/system/bin/sh: can't create /system/x: Read-only file system\n",
+    )
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("echo (", "/system/bin/sh: syntax error: '(' unexpected\n"),
-    ("echo 'abc", "/system/bin/sh: no closing quote\n"),
-    ("&& echo", "/system/bin/sh: syntax error: '&&' unexpected\n"),
-    ("echo |", "/system/bin/sh: syntax error: unexpected EOF\n"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("echo (", "/system/bin/sh: syntax error: '(' unexpected\n"),
+        ("echo 'abc", "/system/bin/sh: no closing quote\n"),
+        ("&& echo", "/system/bin/sh: syntax error: '&&' unexpected\n"),
+        ("echo |", "/system/bin/sh: syntax error: unexpected EOF\n"),
+    ],
+)
 def test_syntax_errors(sh: Shell, line: str, message: str) -> None:
     status, out, err = run(sh, line)
     assert status != 0 and out == "" and err == message
@@ -99,7 +107,10 @@ def test_syntax_errors(sh: Shell, line: str, message: str) -> None:
 
 def test_unknown_command_is_127_with_androids_text(sh: Shell) -> None:
     assert run(sh, "frobnicate --now") == (
-        127, "", "/system/bin/sh: frobnicate: inaccessible or not found\n")
+        127,
+        "",
+        "/system/bin/sh: frobnicate: inaccessible or not found\n",
+    )
 
 
 def test_parse_keeps_operators_inside_quotes() -> None:
@@ -113,9 +124,9 @@ HOSTILE = "a b;c$X&d'e\"f\\g|h(i)%sj`k`*"
 
 def test_unescaped_text_is_mangled_by_sh(sh: Shell, backend: RecordingBackend) -> None:
     status, _, err = run(sh, "input text a b;c$X")
-    assert backend.named("input_text") == [("a",)]          # "b" dropped, ";" split
+    assert backend.named("input_text") == [("a",)]  # "b" dropped, ";" split
     assert (status, err) == (127, "/system/bin/sh: c: inaccessible or not found\n")
-    status, _, _ = run(sh, "input text $X")                 # expands to no argument
+    status, _, _ = run(sh, "input text $X")  # expands to no argument
     assert status == 255 and backend.named("input_text") == [("a",)]
 
 
@@ -159,8 +170,10 @@ def test_tap_swipe_and_offscreen(sh: Shell, backend: RecordingBackend) -> None:
 
 
 def test_keyevents(sh: Shell, backend: RecordingBackend) -> None:
-    assert run(sh, "input keyevent BACK KEYCODE_HOME 66 back; input keyevent --longpress POWER")[
-        0] == 0
+    assert (
+        run(sh, "input keyevent BACK KEYCODE_HOME 66 back; input keyevent --longpress POWER")[0]
+        == 0
+    )
     assert backend.named("keyevent") == [(4,), (3,), (66,), (26,)]
     assert keycode_from_string("KEYCODE_DEL") == 67
     assert keycode_from_string("APP_SWITCH") == 187
@@ -181,19 +194,20 @@ def test_keycombination_reaches_a_phone_that_has_it() -> None:
     assert phone.combos == [[113, 29]]
 
 
-def test_keycombination_without_support_types_nothing(sh: Shell,
-                                                      backend: RecordingBackend) -> None:
+def test_keycombination_without_support_types_nothing(sh: Shell, backend: RecordingBackend) -> None:
     assert run(sh, "input keycombination 113 29") == (255, "Unknown command: keycombination\n", "")
     assert backend.named("keyevent") == []
 
 
-@pytest.mark.parametrize("line", ["input tap 1", "input tap x y", "input roll",
-                                  "input text", "input keycombination 29"])
+@pytest.mark.parametrize(
+    "line", ["input tap 1", "input tap x y", "input roll", "input text", "input keycombination 29"]
+)
 def test_bad_input_arguments_raise_like_android(sh: Shell, line: str) -> None:
     status, _, err = run(sh, line)
     assert status == 255
-    assert err.startswith("\nException occurred while executing 'input':\n"
-                          "java.lang.IllegalArgumentException: ")
+    assert err.startswith(
+        "\nException occurred while executing 'input':\njava.lang.IllegalArgumentException: "
+    )
 
 
 def test_input_usage(sh: Shell) -> None:
@@ -214,7 +228,10 @@ def test_screencap_png_and_raw(sh: Shell) -> None:
 
 def test_screencap_to_a_file(sh: Shell) -> None:
     assert run(sh, "screencap -p /sdcard/s.png && ls /sdcard") == (
-        0, "DCIM\nDocuments\nDownload\nMovies\nMusic\nPictures\ns.png\n", "")
+        0,
+        "DCIM\nDocuments\nDownload\nMovies\nMusic\nPictures\ns.png\n",
+        "",
+    )
     data = sh.fs.read("/sdcard/s.png")
     assert data is not None and data.startswith(b"\x89PNG")
 
@@ -229,26 +246,38 @@ def test_wm_and_getprop(sh: Shell) -> None:
 # --- apps and state ---------------------------------------------------------------------------
 def test_am_start(sh: Shell, backend: RecordingBackend) -> None:
     assert run(sh, "am start -n com.android.settings/.Settings") == (
-        0, "Starting: Intent { cmp=com.android.settings/.Settings }\n", "")
+        0,
+        "Starting: Intent { cmp=com.android.settings/.Settings }\n",
+        "",
+    )
     assert backend.named("launch")[-1] == ("com.android.settings", "com.android.settings.Settings")
     status, out, err = run(sh, "am start -n com.nope/.Main")
     assert status == 1 and out == "Starting: Intent { cmp=com.nope/.Main }\n"
     assert err == "Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n"
-    assert run(sh, "am start -a android.settings.WIFI_SETTINGS")[1] == \
-        "Starting: Intent { act=android.settings.WIFI_SETTINGS }\n"
+    assert (
+        run(sh, "am start -a android.settings.WIFI_SETTINGS")[1]
+        == "Starting: Intent { act=android.settings.WIFI_SETTINGS }\n"
+    )
 
 
 def test_am_broadcast_and_ime(sh: Shell, backend: RecordingBackend) -> None:
     assert run(sh, "am broadcast -a ADB_INPUT_TEXT --es msg hello") == (
-        0, "Broadcasting: Intent { act=ADB_INPUT_TEXT flg=0x400000 (has extras) }\n"
-           "Broadcast completed: result=0\n", "")
+        0,
+        "Broadcasting: Intent { act=ADB_INPUT_TEXT flg=0x400000 (has extras) }\n"
+        "Broadcast completed: result=0\n",
+        "",
+    )
     assert backend.named("broadcast") == [("ADB_INPUT_TEXT", {"msg": "hello"})]
-    assert run(sh, "ime list -s")[1] == \
-        "com.android.inputmethod.latin/.LatinIME\ncom.android.adbkeyboard/.AdbIME\n"
-    assert run(sh, "ime set com.android.adbkeyboard/.AdbIME; "
-                   "settings get secure default_input_method")[1] == (
+    assert (
+        run(sh, "ime list -s")[1]
+        == "com.android.inputmethod.latin/.LatinIME\ncom.android.adbkeyboard/.AdbIME\n"
+    )
+    assert run(
+        sh, "ime set com.android.adbkeyboard/.AdbIME; settings get secure default_input_method"
+    )[1] == (
         "Input method com.android.adbkeyboard/.AdbIME selected for user #0\n"
-        "com.android.adbkeyboard/.AdbIME\n")
+        "com.android.adbkeyboard/.AdbIME\n"
+    )
 
 
 def test_monkey(sh: Shell, backend: RecordingBackend) -> None:
@@ -275,14 +304,20 @@ def test_settings(sh: Shell) -> None:
 
 def test_content_query(sh: Shell) -> None:
     uri = "content://com.android.contacts/data/phones"
-    assert run(sh, f"content query --uri {uri} --projection display_name:number")[1] == \
-        "Row: 0 display_name=Alice, number=2122000000\n"
-    assert run(sh, f"content query --uri {uri} --where \"display_name='Bob'\"")[1] == \
-        "No result found.\n"
+    assert (
+        run(sh, f"content query --uri {uri} --projection display_name:number")[1]
+        == "Row: 0 display_name=Alice, number=2122000000\n"
+    )
+    assert (
+        run(sh, f"content query --uri {uri} --where \"display_name='Bob'\"")[1]
+        == "No result found.\n"
+    )
     status, _, err = run(sh, "content query --uri content://com.nope/x")
-    assert status == 1 and err.startswith("Error while accessing provider:com.nope\n"
-                                          "java.lang.IllegalStateException: Could not find "
-                                          "provider: com.nope\n")
+    assert status == 1 and err.startswith(
+        "Error while accessing provider:com.nope\n"
+        "java.lang.IllegalStateException: Could not find "
+        "provider: com.nope\n"
+    )
 
 
 def test_dumpsys_and_uiautomator(sh: Shell) -> None:
@@ -325,8 +360,11 @@ def test_getevent_lines_look_like_a_real_touchscreen() -> None:
     writer.write(TouchEvent("down", 540, 1200, 12345.678901))
     writer.write(TouchEvent("up", 540, 1200, 12345.7))
     lines = out.stdout.decode().splitlines()
-    assert re.fullmatch(r"\[   12345\.67890\d\] /dev/input/event2: EV_ABS       "
-                        r"ABS_MT_TRACKING_ID   [0-9a-f]{8}", lines[0])
+    assert re.fullmatch(
+        r"\[   12345\.67890\d\] /dev/input/event2: EV_ABS       "
+        r"ABS_MT_TRACKING_ID   [0-9a-f]{8}",
+        lines[0],
+    )
     assert lines[1].endswith("EV_ABS       ABS_MT_POSITION_X    0000021c")
     assert lines[2].endswith("EV_ABS       ABS_MT_POSITION_Y    000004b0")
     assert lines[5].endswith("EV_KEY       BTN_TOUCH            DOWN                ")
@@ -346,13 +384,15 @@ def test_getevent_count_stops_the_stream(sh: Shell, backend: RecordingBackend) -
     out = BufferIO()
     worker = threading.Thread(target=sh.run, args=("getevent -c 7", out))
     worker.start()
-    assert wait_until(lambda: backend.listening > 0, 5)     # getevent is listening
+    assert wait_until(lambda: backend.listening > 0, 5)  # getevent is listening
     backend.tap(10, 20)
     worker.join(5)
     assert not worker.is_alive()
     lines = out.stdout.decode().splitlines()
     assert len(lines) == 4 + 7  # two "add device" headers, then one touch-down report
     assert lines[4].startswith("/dev/input/event2: 0003 0039 ")
-    assert lines[5:7] == ["/dev/input/event2: 0003 0035 0000000a",
-                          "/dev/input/event2: 0003 0036 00000014"]
+    assert lines[5:7] == [
+        "/dev/input/event2: 0003 0035 0000000a",
+        "/dev/input/event2: 0003 0036 00000014",
+    ]
     assert backend.inner.listener_count() == 0

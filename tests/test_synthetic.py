@@ -31,8 +31,7 @@ runner = CliRunner()
 
 
 def test_synth_writes_yolo_and_coco_with_the_12_classes(tmp_path: Path) -> None:
-    report = synthesize(tmp_path, SynthConfig(n=4, seed=3, val_share=0.5, max_side=320),
-                        workers=1)
+    report = synthesize(tmp_path, SynthConfig(n=4, seed=3, val_share=0.5, max_side=320), workers=1)
     assert report.data_yaml is not None
     data = read_data_yaml(report.data_yaml)
     assert tuple(data["names"]) == CLASS_NAMES
@@ -51,8 +50,9 @@ def test_screens_are_deterministic_by_seed(kind: str) -> None:
     assert a.boxes == b.boxes
     assert np.array_equal(np.asarray(a.image), np.asarray(b.image))
     other = generate_screen(5, 12, kind=kind)
-    assert other.boxes != a.boxes or not np.array_equal(np.asarray(other.image),
-                                                         np.asarray(a.image))
+    assert other.boxes != a.boxes or not np.array_equal(
+        np.asarray(other.image), np.asarray(a.image)
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -72,7 +72,7 @@ def test_rare_screen_has_bars_and_non_overlapping_widgets() -> None:
     widgets = [b for b in screen.boxes[2:]]
     assert widgets
     for i, a in enumerate(widgets):
-        for b in widgets[i + 1:]:
+        for b in widgets[i + 1 :]:
             overlap_w = min(a.x2, b.x2) - max(a.x1, b.x1)
             overlap_h = min(a.y2, b.y2) - max(a.y1, b.y1)
             assert overlap_w <= 0.5 or overlap_h <= 0.5, (a, b)
@@ -89,7 +89,7 @@ def test_place_widget_never_overlaps_what_is_placed() -> None:
         place_widget(canvas, rng, Texts(rng, zh=False), kind, 1.5, False, (40, 760), placed)
     assert len(placed) >= 5
     for i, a in enumerate(placed):
-        for b in placed[i + 1:]:
+        for b in placed[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
@@ -111,8 +111,23 @@ def test_bad_configs_are_data_errors() -> None:
 
 
 def test_cli_dataset_synth(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["dataset", "synth", "--out", str(tmp_path), "--n", "2",
-                                 "--seed", "1", "--workers", "1", "--max-side", "256"])
+    result = runner.invoke(
+        app,
+        [
+            "dataset",
+            "synth",
+            "--out",
+            str(tmp_path),
+            "--n",
+            "2",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--max-side",
+            "256",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "boxes per class" in result.output and "status_bar" in result.output
     assert (tmp_path / "data.yaml").is_file()

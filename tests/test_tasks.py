@@ -28,8 +28,10 @@ from screenpilot.simulator.render import icon_label
 from screenpilot.simulator.tasks import Task, all_tasks
 from screenpilot.simulator.widgets import TruthElement
 
-_TAP = re.compile(r"^(tap|long press) (?:the )?'(.+?)'(?: (switch|check box|icon|button|tab))?"
-                  r"(?: next to '(.+)')?$")
+_TAP = re.compile(
+    r"^(tap|long press) (?:the )?'(.+?)'(?: (switch|check box|icon|button|tab))?"
+    r"(?: next to '(.+)')?$"
+)
 _TYPE = re.compile(r"^type '(.*)' into (?:the )?'(.+)'(?: field)?$")
 _CLEAR = re.compile(r"^clear (?:the )?'(.+)'(?: field)?$")
 _DRAG = re.compile(r"^drag the '(.+)' slider to (\d+)%$")
@@ -37,8 +39,9 @@ _KINDS = {"switch": ElementKind.SWITCH, "check box": ElementKind.CHECK_BOX}
 MY_APPS = ("com.android.settings", "com.android.contacts", "com.android.deskclock")
 
 
-def _find(phone: VirtualPhone, label: str, qualifier: str | None = None,
-          near: str | None = None) -> TruthElement:
+def _find(
+    phone: VirtualPhone, label: str, qualifier: str | None = None, near: str | None = None
+) -> TruthElement:
     elements = phone.frame().elements
     if qualifier in _KINDS:
         hits = [e for e in elements if e.kind is _KINDS[qualifier] and e.caption == label]
@@ -47,8 +50,7 @@ def _find(phone: VirtualPhone, label: str, qualifier: str | None = None,
         hits += [e for e in elements if e.icon and label in (e.icon, icon_label(e.icon))]
     if not hits:
         shown = sorted({e.text for e in elements if e.text})
-        raise AssertionError(f"nothing shows {label!r} ({qualifier or 'any'}); on screen: "
-                             f"{shown}")
+        raise AssertionError(f"nothing shows {label!r} ({qualifier or 'any'}); on screen: {shown}")
     if near is not None:
         top = _find(phone, near).box.y1
         below = [e for e in hits if e.box.center[1] >= top]
@@ -73,11 +75,11 @@ def _scroll(phone: VirtualPhone, down: bool) -> None:
 def _drag(phone: VirtualPhone, caption: str, percent: int) -> None:
     """Touch the slider ``caption`` at ``percent`` of its track."""
     frame = phone.frame()
-    bar = next((e for e in frame.elements
-                if e.kind is ElementKind.SEEK_BAR and e.caption == caption), None)
+    bar = next(
+        (e for e in frame.elements if e.kind is ElementKind.SEEK_BAR and e.caption == caption), None
+    )
     assert bar is not None, f"no slider {caption!r}"
-    target = next(t for t in frame.targets if t.role == "seek"
-                  and t.box.contains(*bar.box.center))
+    target = next(t for t in frame.targets if t.role == "seek" and t.box.contains(*bar.box.center))
     assert target.track is not None
     x1, x2 = target.track
     phone.tap(round(x1 + (x2 - x1) * percent / 100), bar.box.center[1])

@@ -17,13 +17,13 @@ SCREENS = Path(__file__).parent / "data" / "screens"
 def _layout(w: int = 1080, h: int = 2400) -> np.ndarray:
     image = Image.new("RGB", (w, h), (250, 250, 250))
     d = ImageDraw.Draw(image)
-    d.rectangle([0, 0, w, 62], fill=(25, 118, 210))        # status bar
-    d.rectangle([0, 63, w, 209], fill=(33, 150, 243))      # toolbar
-    for i in range(6):                                     # a list: 5 rows between dividers
+    d.rectangle([0, 0, w, 62], fill=(25, 118, 210))  # status bar
+    d.rectangle([0, 63, w, 209], fill=(33, 150, 243))  # toolbar
+    for i in range(6):  # a list: 5 rows between dividers
         y = 400 + i * 160
         d.rectangle([0, y, w, y + 2], fill=(220, 220, 220))
     d.rectangle([60, 1500, w - 60, 1900], outline=(180, 180, 180), width=3)  # a card
-    d.rectangle([0, h - 126, w, h], fill=(0, 0, 0))        # navigation bar
+    d.rectangle([0, h - 126, w, h], fill=(0, 0, 0))  # navigation bar
     return np.asarray(image)
 
 
@@ -60,8 +60,12 @@ def test_divides_the_layout() -> None:
 def test_real_settings_screen() -> None:
     regions = divide(load_image(SCREENS / "netguard-32-settings-network.png"))
     kinds = {r.kind for r in regions}
-    assert {BlockKind.STATUS_BAR, BlockKind.TOOLBAR, BlockKind.NAVIGATION_BAR,
-            BlockKind.LIST} <= kinds
+    assert {
+        BlockKind.STATUS_BAR,
+        BlockKind.TOOLBAR,
+        BlockKind.NAVIGATION_BAR,
+        BlockKind.LIST,
+    } <= kinds
     nav = _find(regions, BlockKind.NAVIGATION_BAR)[0]
     assert abs(nav.y1 - 1776) <= 6
 

@@ -22,8 +22,11 @@ def _truth(phone: VirtualPhone) -> list[Element]:
     return [e for e in phone.screen().elements if e.kind is K.CHECK_BOX]
 
 
-@pytest.mark.parametrize("kw", [{}, {"theme": "dark", "locale": "zh"}, {"size": (720, 1600)}],
-                         ids=["light", "dark-zh", "720"])
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"theme": "dark", "locale": "zh"}, {"size": (720, 1600)}],
+    ids=["light", "dark-zh", "720"],
+)
 @pytest.mark.parametrize("page", ["add", "cities"])
 def test_every_check_box_is_found_with_its_state(page: str, kw: dict[str, object]) -> None:
     pixels, phone = _render("clock", page, **kw)
@@ -41,8 +44,10 @@ def test_ticked_and_empty_boxes_are_told_apart() -> None:
     assert {f.checked for f in find_check_boxes(pixels)} == {True, False}
 
 
-@pytest.mark.parametrize(("app", "page"), [("home", ""), ("contacts", "files"),
-                                           ("contacts", ""), ("settings", "storage")])
+@pytest.mark.parametrize(
+    ("app", "page"),
+    [("home", ""), ("contacts", "files"), ("contacts", ""), ("settings", "storage")],
+)
 def test_icons_in_squares_are_not_check_boxes(app: str, page: str) -> None:
     pixels, _ = _render(app, page)
     assert find_check_boxes(pixels) == []

@@ -24,9 +24,11 @@ def el(kind: ElementKind, box: tuple[int, int, int, int], text: str = "") -> Ele
 
 def test_text_inside_button_and_caption_of_switch() -> None:
     widgets = [el(K.BUTTON, (100, 1000, 500, 1100)), el(K.SWITCH, (900, 300, 1020, 360))]
-    texts = [el(K.TEXT, (200, 1030, 400, 1070), "Save"),
-             el(K.TEXT, (40, 305, 400, 350), "Wi-Fi"),
-             el(K.TEXT, (40, 600, 400, 650), "Unrelated")]
+    texts = [
+        el(K.TEXT, (200, 1030, 400, 1070), "Save"),
+        el(K.TEXT, (40, 305, 400, 350), "Wi-Fi"),
+        el(K.TEXT, (40, 600, 400, 650), "Unrelated"),
+    ]
     out, free = match_texts(widgets, texts, max_dist=38)
     assert out[0].text == "Save"
     assert out[1].caption == "Wi-Fi" and out[1].text == ""
@@ -35,23 +37,28 @@ def test_text_inside_button_and_caption_of_switch() -> None:
 
 def test_widget_takes_several_aligned_texts() -> None:
     widgets = [el(K.BUTTON, (100, 100, 900, 300))]
-    texts = [el(K.TEXT, (150, 120, 600, 170), "Sign in"),
-             el(K.TEXT, (150, 200, 700, 250), "with Google")]
+    texts = [
+        el(K.TEXT, (150, 120, 600, 170), "Sign in"),
+        el(K.TEXT, (150, 200, 700, 250), "with Google"),
+    ]
     out, free = match_texts(widgets, texts, max_dist=38)
     assert out[0].text == "Sign in with Google" and free == []
 
 
 def test_home_screen_icon_keeps_only_the_widget() -> None:
     widgets = [el(K.IMAGE, (100, 500, 250, 650)), el(K.IMAGE, (400, 500, 550, 650))]
-    texts = [el(K.TEXT, (110, 660, 240, 700), "Clock"),
-             el(K.TEXT, (395, 660, 555, 700), "Contacts")]
+    texts = [
+        el(K.TEXT, (110, 660, 240, 700), "Clock"),
+        el(K.TEXT, (395, 660, 555, 700), "Contacts"),
+    ]
     out, free = match_texts(widgets, texts, max_dist=38)
     assert [w.text for w in out] == ["Clock", "Contacts"] and free == []
 
 
 def test_far_text_is_not_matched() -> None:
-    out, free = match_texts([el(K.SWITCH, (900, 300, 1020, 360))],
-                            [el(K.TEXT, (40, 800, 400, 850), "Far")], max_dist=38)
+    out, free = match_texts(
+        [el(K.SWITCH, (900, 300, 1020, 360))], [el(K.TEXT, (40, 800, 400, 850), "Far")], max_dist=38
+    )
     assert out[0].caption == "" and len(free) == 1
 
 
@@ -104,11 +111,13 @@ def test_a_title_and_an_icon_are_not_tabs() -> None:
 
 def test_labelled_tabs_make_one_bar_even_with_their_icons_detected() -> None:
     xs = (135, 405, 675, 945)
-    icons = [Element(i, ElementKind.IMAGE, Box(x - 30, 2150, x + 30, 2210))
-             for i, x in enumerate(xs)]
-    labels = [Element(10 + i, ElementKind.TEXT, Box(x - 50, 2225, x + 50, 2265), text=t)
-              for i, (x, t) in enumerate(zip(xs, ("Alarm", "Clock", "Timer", "Stopwatch"),
-                                             strict=True))]
+    icons = [
+        Element(i, ElementKind.IMAGE, Box(x - 30, 2150, x + 30, 2210)) for i, x in enumerate(xs)
+    ]
+    labels = [
+        Element(10 + i, ElementKind.TEXT, Box(x - 50, 2225, x + 50, 2265), text=t)
+        for i, (x, t) in enumerate(zip(xs, ("Alarm", "Clock", "Timer", "Stopwatch"), strict=True))
+    ]
     rows = find_tab_rows([*icons, *labels], 1080, 2400)
     assert [[e.id for e in r] for r in rows] == [[10, 11, 12, 13]]
     assert [[e.id for e in r] for r in find_tab_rows(icons, 1080, 2400)] == [[0, 1, 2, 3]]

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from screenpilot.errors import VisionError
 from screenpilot.core.fonts import cjk_font, text_font
+from screenpilot.errors import VisionError
 from screenpilot.model import Box
 from screenpilot.vision.ocr import TextLine, get_backend, read_tiled, recognize
 

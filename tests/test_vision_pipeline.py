@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 import screenpilot
 from screenpilot.cli import app
-from screenpilot.errors import ImageError, VisionError
 from screenpilot.core.fonts import text_font
+from screenpilot.errors import ImageError, VisionError
 from screenpilot.model import BlockKind, ElementKind, Screen
 from screenpilot.vision.image import load_image
 from screenpilot.vision.incremental import IncrementalDescriber
@@ -67,12 +67,14 @@ def test_detector_widgets_are_matched_and_stateful(netguard: Description) -> Non
     switches = [e for e in netguard.screen.elements if e.kind is ElementKind.SWITCH]
     assert [(s.caption, s.checked) for s in switches] == [
         ("Allow tethering Tethered traffic cannot be filtered", True),
-        ("Apply mobile network rules to metered", False)]
+        ("Apply mobile network rules to metered", False),
+    ]
     assert netguard.stage("detect").status == "ran"
 
 
-def test_missing_models_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_missing_models_are_reported_not_fatal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from screenpilot.vision import pipeline
 
     monkeypatch.setenv("SCREENPILOT_DETECTOR", str(tmp_path / "none.onnx"))
@@ -114,8 +116,12 @@ def _changed(image: np.ndarray) -> np.ndarray:
     pil = Image.fromarray(image.copy())
     draw = ImageDraw.Draw(pil)
     draw.rectangle([30, 1160, 700, 1210], fill=(250, 250, 250))
-    draw.text((40, 1160), "Roaming data allowed", font=ImageFont.truetype(str(text_font()), 44),
-              fill=(33, 33, 33))
+    draw.text(
+        (40, 1160),
+        "Roaming data allowed",
+        font=ImageFont.truetype(str(text_font()), 44),
+        fill=(33, 33, 33),
+    )
     return np.asarray(pil)
 
 
@@ -132,9 +138,14 @@ def _matches(a: Screen, b: Screen, status_bar: int) -> None:
     for e in a.elements:
         if e.box.y2 <= status_bar:
             continue  # tiny status-bar glyphs hover at the threshold
-        twins = [f for f in b.elements if f.kind == e.kind and _near(f.text, e.text)
-                 and max(abs(p - q) for p, q in zip(f.box.as_tuple(), e.box.as_tuple(),
-                                                     strict=True)) <= 4]
+        twins = [
+            f
+            for f in b.elements
+            if f.kind == e.kind
+            and _near(f.text, e.text)
+            and max(abs(p - q) for p, q in zip(f.box.as_tuple(), e.box.as_tuple(), strict=True))
+            <= 4
+        ]
         assert twins, f"{e.text!r} at {e.box} has no twin"
 
 
@@ -150,8 +161,9 @@ def test_incremental_equals_full() -> None:
     assert any(e.text == "Roaming data allowed" for e in got.elements)
     _matches(got, want, status_bar=63)
     _matches(want, got, status_bar=63)
-    assert [(b.kind, b.box, b.caption) for b in got.blocks] == \
-        [(b.kind, b.box, b.caption) for b in want.blocks]
+    assert [(b.kind, b.box, b.caption) for b in got.blocks] == [
+        (b.kind, b.box, b.caption) for b in want.blocks
+    ]
     assert inc.describe(second) == got  # nothing changed: everything reused
 
 
@@ -162,8 +174,18 @@ def test_cli_describe(tmp_path: Path) -> None:
     out = runner.invoke(app, ["describe", str(SCREENS / "seal-3.jpg")])
     assert out.exit_code == 0, out.output
     assert "'Select all'" in out.stdout
-    out = runner.invoke(app, ["describe", str(SCREENS / "seal-3.jpg"), "--json",
-                              "--overlay", str(tmp_path / "o.png"), "--stages", "ocr,blocks"])
+    out = runner.invoke(
+        app,
+        [
+            "describe",
+            str(SCREENS / "seal-3.jpg"),
+            "--json",
+            "--overlay",
+            str(tmp_path / "o.png"),
+            "--stages",
+            "ocr,blocks",
+        ],
+    )
     assert out.exit_code == 0, out.output
     screen = Screen.from_json(out.stdout)
     assert screen.width == 576
@@ -177,8 +199,9 @@ def test_cli_batch_folder(tmp_path: Path) -> None:
     for name in ("seal-3.jpg", "netguard-32-settings-network.png"):
         (folder / name).write_bytes((SCREENS / name).read_bytes())
     (folder / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    out = runner.invoke(app, ["describe", str(folder), "--stages", "ocr",
-                              "--overlay", str(tmp_path / "overlays")])
+    out = runner.invoke(
+        app, ["describe", str(folder), "--stages", "ocr", "--overlay", str(tmp_path / "overlays")]
+    )
     assert out.exit_code != 0 and isinstance(out.exception, VisionError)
     assert out.stdout.count("== ") == 2 and "broken.png" in out.output
     assert len(list((tmp_path / "overlays").glob("*.png"))) == 2

@@ -21,8 +21,9 @@ def _truth_bars(phone: VirtualPhone) -> list[Box]:
     return [e.box for e in phone.screen().elements if e.kind is ElementKind.SEEK_BAR]
 
 
-@pytest.mark.parametrize("kw", [{}, {"theme": "dark"}, {"size": (720, 1600)}],
-                         ids=["light", "dark", "720"])
+@pytest.mark.parametrize(
+    "kw", [{}, {"theme": "dark"}, {"size": (720, 1600)}], ids=["light", "dark", "720"]
+)
 def test_every_seek_bar_of_the_sound_page_is_found(kw: dict[str, object]) -> None:
     pixels, phone = _render("settings", "sound", **kw)
     truth = _truth_bars(phone)
@@ -30,8 +31,11 @@ def test_every_seek_bar_of_the_sound_page_is_found(kw: dict[str, object]) -> Non
     assert len(truth) == 4
     assert len(found) == len(truth)
     for t in truth:
-        assert any(f.box.iou(t) > 0.4 or (abs(f.box.center[1] - t.center[1]) < t.height
-                                          and f.box.width > 0.8 * t.width) for f in found)
+        assert any(
+            f.box.iou(t) > 0.4
+            or (abs(f.box.center[1] - t.center[1]) < t.height and f.box.width > 0.8 * t.width)
+            for f in found
+        )
 
 
 def test_pages_without_seek_bars_get_none() -> None:

@@ -20,8 +20,11 @@ def _found(truth: Screen, got: Screen) -> float:
     texts = [e for e in truth.elements if e.kind is ElementKind.TEXT and e.text.strip()]
     hits = 0
     for t in texts:
-        hits += any(" ".join(e.text.split()) == " ".join(t.text.split())
-                    and t.box.intersection(e.box) >= 0.5 * t.box.area for e in got.elements)
+        hits += any(
+            " ".join(e.text.split()) == " ".join(t.text.split())
+            and t.box.intersection(e.box) >= 0.5 * t.box.area
+            for e in got.elements
+        )
     return hits / len(texts)
 
 
@@ -33,7 +36,6 @@ def test_truth_texts_are_read(app: str, page: str, least: float) -> None:
     got = describe(pixels, stages=["ocr", "blocks"])
     share = _found(phone.screen(), got)
     assert share >= least, f"{app}/{page}: {share:.2f} of the truth texts read exactly"
-
 
 
 def test_recognition_cache_is_exact() -> None:

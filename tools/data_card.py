@@ -34,18 +34,27 @@ def card(report: dict[str, Any], harvest: Path | None) -> str:
         for done in sorted(harvest.glob("*/.done")):
             repo, commit, fmt = done.read_text(encoding="utf-8").split()[:3]
             kept = report["screens_by_source"].get(done.parent.name, 0)
-            out.append(f"- `{done.parent.name}`: {repo} @ {commit[:8]} ({fmt}), "
-                       f"{kept} screens kept")
+            out.append(
+                f"- `{done.parent.name}`: {repo} @ {commit[:8]} ({fmt}), {kept} screens kept"
+            )
         out.append("")
-    out.append(f"Held-out (val) apps ({len(report['val_apps'])}): "
-               + ", ".join(report["val_apps"]))
-    out += ["", "Screens dropped: " + json.dumps(report["screens_dropped"]),
-            "", "Screens dropped by source: " + json.dumps(report["screens_dropped_by_source"]),
-            "", "Boxes dropped: " + json.dumps(report["boxes_dropped"]),
-            "", f"Status/navigation bar boxes added to train screens: {report['bars_added']}",
-            "", *_table("split", report["split_boxes"], report["split_screens"]),
-            "", *_table("source", report["boxes_by_source"], report["screens_by_source"]),
-            "", *_table("app", report["boxes_by_app"], report["screens_by_app"])]
+    out.append(f"Held-out (val) apps ({len(report['val_apps'])}): " + ", ".join(report["val_apps"]))
+    out += [
+        "",
+        "Screens dropped: " + json.dumps(report["screens_dropped"]),
+        "",
+        "Screens dropped by source: " + json.dumps(report["screens_dropped_by_source"]),
+        "",
+        "Boxes dropped: " + json.dumps(report["boxes_dropped"]),
+        "",
+        f"Status/navigation bar boxes added to train screens: {report['bars_added']}",
+        "",
+        *_table("split", report["split_boxes"], report["split_screens"]),
+        "",
+        *_table("source", report["boxes_by_source"], report["screens_by_source"]),
+        "",
+        *_table("app", report["boxes_by_app"], report["screens_by_app"]),
+    ]
     return "\n".join(out) + "\n"
 
 

@@ -56,9 +56,11 @@ def scores(data: Path, onnx: Path, mode: str) -> dict[str, Any]:
     from screenpilot.training.evaluate import evaluate_detector
 
     result = evaluate_detector(data, onnx, split="val", mode=mode)
-    line = f"{data.parent.name:14s} {mode:9s} images {result.images:4d}  " \
-           f"mAP@0.5 {result.map50:.3f}  mAP@0.5:0.95 {result.map50_95:.3f}  " + \
-           "  ".join(f"{c.name} {c.ap50:.2f}" for c in result.classes if c.ap50 is not None)
+    line = (
+        f"{data.parent.name:14s} {mode:9s} images {result.images:4d}  "
+        f"mAP@0.5 {result.map50:.3f}  mAP@0.5:0.95 {result.map50_95:.3f}  "
+        + "  ".join(f"{c.name} {c.ap50:.2f}" for c in result.classes if c.ap50 is not None)
+    )
     print(line, flush=True)
     scored: dict[str, Any] = result.to_dict()
     return scored
@@ -71,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--droidbot", type=Path, default=DROIDBOT)
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     parser.add_argument("--no-export", action="store_true", help="score models/detector.onnx")
-    parser.add_argument("--out", type=Path,
-                        default=ROOT / "bench" / "results" / "detector_scores.json")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "bench" / "results" / "detector_scores.json"
+    )
     args = parser.parse_args(argv)
     onnx = args.models / "detector.onnx" if args.no_export else ship(args.run, args.models)
     report: dict[str, Any] = {"run": str(args.run), "onnx": str(onnx)}

@@ -35,35 +35,100 @@ class Source:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("fdroid_utg", "Kqramazov/fdroid_utg", "f6c89d97138223f499099cb2f6cf9fba3d1fb7b5",
-           (":(glob)output/*.apk/states/**",), "droidbot"),
-    Source("weibo", "Kqramazov/fdroid_utg", "f6c89d97138223f499099cb2f6cf9fba3d1fb7b5",
-           ("output/weibo_bfs_greedy/states",), "droidbot"),
-    Source("activitydiary", "functional-fuzzing-android-apps/home",
-           "53b86cd64c9fe546f8d36ffa2c9cf547c6fdb0fc",
-           ("app-ActivityDiary-bug-report-example/states",
-            "app-ActivityDiary-bug-report-example/seed-tests/seed-test-7/mutant-659/states"),
-           "droidbot"),
-    Source("uber", "hiroshiuber/hiroshiuber.github.io", "7ba8d285d6fe617bc3c8164bff9c04ed76c9d67e",
-           ("states",), "droidbot"),
-    Source("habitica", "jcardenascAndes93/habiticadroidbot.github.io",
-           "4b8d894463cb3fc4f8d26bfb5ce6be258cba77c2", ("states",), "droidbot"),
-    Source("rico", "kim-sanghoon/rico-json-processing", "69c8c060a3270f70fcbe0f5e7737de66219f94d4",
-           ("original_picture", "json/raw"), "rico"),
-    Source("gnews", "21JayChou/21JayChou.github.io", "afa32c8d387f9138fded4879fdd1bc34f6f5fee2",
-           (":(glob)utg_data/[0-9]*.xml", ":(glob)utg_data/[0-9]*.png"), "uiautomator"),
-    Source("blobit", "gaurabh-chakraborty/gaurabhgeekyants.github.io",
-           "1f0a446fbb18d3daec1c8baece7ad9fc7673cf18", ("states",), "droidbot"),
-    Source("testcube", "saimon4u/TestCube", "6c25aff857f6f8aba57c4fea2cc82a73b2239770",
-           ("output_dir/D/states", "output_dir/states", "output_dir~/states"), "droidbot"),
-    Source("yelp", "honeynet/droidbot", "6a737e4876f447cacdedc461b74e35cd45791ab1",
-           ("report_com.yelp.android/states",), "droidbot"),
-    Source("album", "honeynet/droidbot", "b0975eaf10892ab3b862e2d85a1cddd22ca66867",
-           ("report_com.yanzhenjie.album.sample/states",), "droidbot"),
-    Source("a2dp", "drme/gui-test", "96012e314877f62df249189f7f88706e6d98cb96",
-           ("ScreenShotAnalyser/samples2/a2dp.Vol_137.apk_Nexus_One_API_25/states",), "droidbot"),
-    Source("csci435", "d-steadman/CSCI-435-Skills-Test", "2725426f553fd898a04add3da6be0d88889e8fb0",
-           ("Programming-Assignment-Data",), "uiautomator"),
+    Source(
+        "fdroid_utg",
+        "Kqramazov/fdroid_utg",
+        "f6c89d97138223f499099cb2f6cf9fba3d1fb7b5",
+        (":(glob)output/*.apk/states/**",),
+        "droidbot",
+    ),
+    Source(
+        "weibo",
+        "Kqramazov/fdroid_utg",
+        "f6c89d97138223f499099cb2f6cf9fba3d1fb7b5",
+        ("output/weibo_bfs_greedy/states",),
+        "droidbot",
+    ),
+    Source(
+        "activitydiary",
+        "functional-fuzzing-android-apps/home",
+        "53b86cd64c9fe546f8d36ffa2c9cf547c6fdb0fc",
+        (
+            "app-ActivityDiary-bug-report-example/states",
+            "app-ActivityDiary-bug-report-example/seed-tests/seed-test-7/mutant-659/states",
+        ),
+        "droidbot",
+    ),
+    Source(
+        "uber",
+        "hiroshiuber/hiroshiuber.github.io",
+        "7ba8d285d6fe617bc3c8164bff9c04ed76c9d67e",
+        ("states",),
+        "droidbot",
+    ),
+    Source(
+        "habitica",
+        "jcardenascAndes93/habiticadroidbot.github.io",
+        "4b8d894463cb3fc4f8d26bfb5ce6be258cba77c2",
+        ("states",),
+        "droidbot",
+    ),
+    Source(
+        "rico",
+        "kim-sanghoon/rico-json-processing",
+        "69c8c060a3270f70fcbe0f5e7737de66219f94d4",
+        ("original_picture", "json/raw"),
+        "rico",
+    ),
+    Source(
+        "gnews",
+        "21JayChou/21JayChou.github.io",
+        "afa32c8d387f9138fded4879fdd1bc34f6f5fee2",
+        (":(glob)utg_data/[0-9]*.xml", ":(glob)utg_data/[0-9]*.png"),
+        "uiautomator",
+    ),
+    Source(
+        "blobit",
+        "gaurabh-chakraborty/gaurabhgeekyants.github.io",
+        "1f0a446fbb18d3daec1c8baece7ad9fc7673cf18",
+        ("states",),
+        "droidbot",
+    ),
+    Source(
+        "testcube",
+        "saimon4u/TestCube",
+        "6c25aff857f6f8aba57c4fea2cc82a73b2239770",
+        ("output_dir/D/states", "output_dir/states", "output_dir~/states"),
+        "droidbot",
+    ),
+    Source(
+        "yelp",
+        "honeynet/droidbot",
+        "6a737e4876f447cacdedc461b74e35cd45791ab1",
+        ("report_com.yelp.android/states",),
+        "droidbot",
+    ),
+    Source(
+        "album",
+        "honeynet/droidbot",
+        "b0975eaf10892ab3b862e2d85a1cddd22ca66867",
+        ("report_com.yanzhenjie.album.sample/states",),
+        "droidbot",
+    ),
+    Source(
+        "a2dp",
+        "drme/gui-test",
+        "96012e314877f62df249189f7f88706e6d98cb96",
+        ("ScreenShotAnalyser/samples2/a2dp.Vol_137.apk_Nexus_One_API_25/states",),
+        "droidbot",
+    ),
+    Source(
+        "csci435",
+        "d-steadman/CSCI-435-Skills-Test",
+        "2725426f553fd898a04add3da6be0d88889e8fb0",
+        ("Programming-Assignment-Data",),
+        "uiautomator",
+    ),
 )
 
 
@@ -84,8 +149,10 @@ def extract(source: Source, mirrors: Path, out: Path) -> Path:
     if not gdir.is_dir():
         raise SystemExit(f"no mirror of {source.repo} at {gdir}: fetch github:{source.repo} first")
     target.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.Popen(["git", "--git-dir", str(gdir), "archive", source.commit,
-                                "--", *source.paths], stdout=subprocess.PIPE)
+    archive = subprocess.Popen(
+        ["git", "--git-dir", str(gdir), "archive", source.commit, "--", *source.paths],
+        stdout=subprocess.PIPE,
+    )
     untar = subprocess.run(["tar", "-x", "-C", str(target)], stdin=archive.stdout, check=False)
     if archive.wait() != 0 or untar.returncode != 0:
         raise SystemExit(f"extracting {source.name} from {source.repo}@{source.commit[:8]} failed")

@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES))
     (args.out / "data.yaml").write_text(
         f"path: {args.out.resolve()}\ntrain: train.txt\nval: val.txt\nnames:\n{names}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     print(f"{len(lines)} train lines, {len(val)} val images -> {args.out / 'data.yaml'}")
     return 0
 

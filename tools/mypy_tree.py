@@ -11,8 +11,17 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBPACKAGES = ("vision", "planner", "executor", "pbd", "simulator", "datasets", "training",
-               "language", "core")
+SUBPACKAGES = (
+    "vision",
+    "planner",
+    "executor",
+    "pbd",
+    "simulator",
+    "datasets",
+    "training",
+    "language",
+    "core",
+)
 
 
 def build_tree() -> Path:
@@ -31,8 +40,15 @@ def build_tree() -> Path:
 def main() -> int:
     tree = build_tree()
     extra = [str(ROOT / d) for d in ("tests", "bench", "tools") if any((ROOT / d).glob("*.py"))]
-    cmd = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-           str(tree), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--config-file",
+        str(ROOT / "pyproject.toml"),
+        str(tree),
+        *extra,
+    ]
     return subprocess.run(cmd, cwd=ROOT / ".mypy_tree").returncode
 
 

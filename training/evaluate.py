@@ -118,23 +118,34 @@ def match_image(gts: Sequence[XYXY], preds: Sequence[Prediction]) -> npt.NDArray
     return table
 
 
-def evaluate(ground_truth: Sequence[Sequence[GroundTruth]],
-             predictions: Sequence[Sequence[Prediction]], *,
-             names: Sequence[str] = CLASS_NAMES, conf: float = 0.25) -> EvalResult:
+def evaluate(
+    ground_truth: Sequence[Sequence[GroundTruth]],
+    predictions: Sequence[Sequence[Prediction]],
+    *,
+    names: Sequence[str] = CLASS_NAMES,
+    conf: float = 0.25,
+) -> EvalResult:
     """Scores of ``predictions`` against ``ground_truth`` (one list per image, same order)."""
     if len(ground_truth) != len(predictions):
-        raise DataError(f"{len(ground_truth)} labelled images but predictions for "
-                        f"{len(predictions)}")
-    scores = [_class_score(c, name, ground_truth, predictions, conf)
-              for c, name in enumerate(names)]
+        raise DataError(
+            f"{len(ground_truth)} labelled images but predictions for {len(predictions)}"
+        )
+    scores = [
+        _class_score(c, name, ground_truth, predictions, conf) for c, name in enumerate(names)
+    ]
     measured = [s for s in scores if s.n_gt > 0]
     map50 = float(np.mean([s.ap50 or 0.0 for s in measured])) if measured else 0.0
     map50_95 = float(np.mean([s.ap50_95 or 0.0 for s in measured])) if measured else 0.0
     return EvalResult(map50, map50_95, len(ground_truth), conf, tuple(scores))
 
 
-def _class_score(class_id: int, name: str, ground_truth: Sequence[Sequence[GroundTruth]],
-                 predictions: Sequence[Sequence[Prediction]], conf: float) -> ClassScore:
+def _class_score(
+    class_id: int,
+    name: str,
+    ground_truth: Sequence[Sequence[GroundTruth]],
+    predictions: Sequence[Sequence[Prediction]],
+    conf: float,
+) -> ClassScore:
     confidences: list[float] = []
     tables: list[npt.NDArray[np.bool_]] = []
     n_gt = 0
@@ -157,10 +168,17 @@ def _class_score(class_id: int, name: str, ground_truth: Sequence[Sequence[Groun
     return ClassScore(name, n_gt, n_pred, aps[0], float(np.mean(aps)), precision, tp50 / n_gt)
 
 
-def evaluate_detector(data_yaml: Path, weights: Path, *, split: str = "val",
-                      imgsz: int | None = None, mode: str = "letterbox", conf: float = 0.25,
-                      nested_threshold: float | None = 0.9,
-                      progress: Callable[[int, int], None] | None = None) -> EvalResult:
+def evaluate_detector(
+    data_yaml: Path,
+    weights: Path,
+    *,
+    split: str = "val",
+    imgsz: int | None = None,
+    mode: str = "letterbox",
+    conf: float = 0.25,
+    nested_threshold: float | None = 0.9,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalResult:
     """Run a detector (``.onnx``, or ``.pt`` exported on the fly) over a split and score it."""
     samples = read_split(Path(data_yaml), split)
     if not samples:
@@ -173,8 +191,12 @@ def evaluate_detector(data_yaml: Path, weights: Path, *, split: str = "val",
         preds: list[list[Prediction]] = []
         for i, sample in enumerate(samples):
             gts.append([GroundTruth(b.class_id, b.xyxy) for b in sample.boxes])
-            preds.append([Prediction(d.class_id, d.confidence, d.xyxy)
-                          for d in detector.detect(sample.image)])
+            preds.append(
+                [
+                    Prediction(d.class_id, d.confidence, d.xyxy)
+                    for d in detector.detect(sample.image)
+                ]
+            )
             if progress is not None:
                 progress(i + 1, len(samples))
     return evaluate(gts, preds, conf=conf)
@@ -197,7 +219,12 @@ def _detector(path: Path, imgsz: int | None, mode: str, nested: float | None) ->
     if mode not in MODES:
         raise DataError(f"unknown mode {mode!r}", hint=f"use one of {', '.join(MODES)}")
     try:
-        return Detector(path, imgsz=imgsz, mode=mode, conf=0.001,  # type: ignore[arg-type]
-                        nested_threshold=nested)
+        return Detector(
+            path,
+            imgsz=imgsz,
+            mode=mode,  # type: ignore[arg-type]
+            conf=0.001,
+            nested_threshold=nested,
+        )
     except VisionError as exc:
         raise DataError(str(exc.message), hint=exc.hint) from exc

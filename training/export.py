@@ -15,13 +15,21 @@ from pathlib import Path
 from screenpilot.errors import DataError
 
 
-def export_onnx(weights: Path, out: Path, *, imgsz: int | None = None, dynamic: bool = True,
-                simplify: bool = True, opset: int | None = None) -> Path:
+def export_onnx(
+    weights: Path,
+    out: Path,
+    *,
+    imgsz: int | None = None,
+    dynamic: bool = True,
+    simplify: bool = True,
+    opset: int | None = None,
+) -> Path:
     """Write ``weights`` (an ultralytics .pt) as ONNX to ``out``; returns ``out``."""
     weights, out = Path(weights), Path(out)
     if not weights.is_file():
-        raise DataError(f"weights {weights} not found",
-                        hint="train one with `screenpilot train detector ...`")
+        raise DataError(
+            f"weights {weights} not found", hint="train one with `screenpilot train detector ...`"
+        )
     from screenpilot.training.detector import prepare_ultralytics
 
     prepare_ultralytics()
@@ -32,15 +40,26 @@ def export_onnx(weights: Path, out: Path, *, imgsz: int | None = None, dynamic: 
         shutil.copyfile(weights, local)
         try:
             model = YOLO(str(local), task="detect")
-            kwargs: dict[str, object] = {"format": "onnx", "dynamic": dynamic,
-                                         "simplify": simplify, "device": "cpu", "nms": False}
+            kwargs: dict[str, object] = {
+                "format": "onnx",
+                "dynamic": dynamic,
+                "simplify": simplify,
+                "device": "cpu",
+                "nms": False,
+            }
             if imgsz:
                 kwargs["imgsz"] = imgsz
             if opset:
                 kwargs["opset"] = opset
             produced = Path(str(model.export(**kwargs)))
-        except (RuntimeError, ValueError, TypeError, AttributeError, KeyError,
-                ModuleNotFoundError) as exc:
+        except (
+            RuntimeError,
+            ValueError,
+            TypeError,
+            AttributeError,
+            KeyError,
+            ModuleNotFoundError,
+        ) as exc:
             raise DataError(f"cannot export {weights} to ONNX: {exc}") from exc
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(produced), out)

@@ -50,27 +50,27 @@ ICON_ARCH = "screenpilot-icon-g32"
 ICON_MODEL_CONFIG: dict[str, Any] = {
     "embed_dim": 128,
     "vision_cfg": {"image_size": 32, "layers": [1, 1, 2, 1], "width": 24},
-    "text_cfg": {"context_length": 28, "vocab_size": 49408, "width": 128, "heads": 4,
-                 "layers": 2},
+    "text_cfg": {"context_length": 28, "vocab_size": 49408, "width": 128, "heads": 4, "layers": 2},
 }
 #: The first, 64 px configuration (kept so that its checkpoints still load).
 ICON_RN64_ARCH = "screenpilot-icon-rn64"
 ICON_RN64_CONFIG: dict[str, Any] = {
     "embed_dim": 128,
     "vision_cfg": {"image_size": 64, "layers": [1, 1, 2, 1], "width": 24},
-    "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 128, "heads": 4,
-                 "layers": 3},
+    "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 128, "heads": 4, "layers": 3},
 }
 #: A minute model for tests and smoke runs (same towers, much narrower).
 ICON_TINY_ARCH = "screenpilot-icon-tiny"
 ICON_TINY_CONFIG: dict[str, Any] = {
     "embed_dim": 32,
     "vision_cfg": {"image_size": 32, "layers": [1, 1, 1, 1], "width": 8},
-    "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 32, "heads": 2,
-                 "layers": 1},
+    "text_cfg": {"context_length": 32, "vocab_size": 49408, "width": 32, "heads": 2, "layers": 1},
 }
-_CONFIGS = {ICON_ARCH: ICON_MODEL_CONFIG, ICON_RN64_ARCH: ICON_RN64_CONFIG,
-            ICON_TINY_ARCH: ICON_TINY_CONFIG}
+_CONFIGS = {
+    ICON_ARCH: ICON_MODEL_CONFIG,
+    ICON_RN64_ARCH: ICON_RN64_CONFIG,
+    ICON_TINY_ARCH: ICON_TINY_CONFIG,
+}
 INPUT_MODES = ("auto", "rgb", "gray")
 _GRAY_EPS = 0.02
 OPENAI_MEAN = (0.48145466, 0.4578275, 0.40821073)
@@ -123,8 +123,9 @@ class TrainResult:
 def resolved_input_mode(cfg: TrainConfig) -> str:
     """``rgb`` or ``gray``: ``auto`` is ``rgb`` for a ``pretrained`` checkpoint, else ``gray``."""
     if cfg.input_mode not in INPUT_MODES:
-        raise DataError(f"unknown input mode {cfg.input_mode!r}",
-                        hint=f"choose among {', '.join(INPUT_MODES)}")
+        raise DataError(
+            f"unknown input mode {cfg.input_mode!r}", hint=f"choose among {', '.join(INPUT_MODES)}"
+        )
     if cfg.input_mode == "auto":
         return "rgb" if cfg.pretrained else "gray"
     return cfg.input_mode
@@ -159,8 +160,9 @@ def register_config() -> None:
     open_clip.add_model_config(folder)
 
 
-def build_model(arch: str = ICON_ARCH, pretrained: Path | None = None,
-                image_size: int | None = None) -> Any:
+def build_model(
+    arch: str = ICON_ARCH, pretrained: Path | None = None, image_size: int | None = None
+) -> Any:
     """An open_clip CLIP: ``arch`` with random weights, or loaded from ``pretrained``;
     ``image_size`` overrides the architecture's input size."""
     import open_clip
@@ -169,11 +171,17 @@ def build_model(arch: str = ICON_ARCH, pretrained: Path | None = None,
     if pretrained is not None and not Path(pretrained).is_file():
         raise DataError(f"pretrained checkpoint {pretrained} does not exist")
     try:
-        return open_clip.create_model(arch, pretrained=str(pretrained) if pretrained else None,
-                                      weights_only=False, force_image_size=image_size)
+        return open_clip.create_model(
+            arch,
+            pretrained=str(pretrained) if pretrained else None,
+            weights_only=False,
+            force_image_size=image_size,
+        )
     except (RuntimeError, ValueError, KeyError, OSError) as exc:
-        raise DataError(f"cannot build open_clip model {arch!r}: {exc}",
-                        hint="check --arch matches the checkpoint given to --pretrained") from exc
+        raise DataError(
+            f"cannot build open_clip model {arch!r}: {exc}",
+            hint="check --arch matches the checkpoint given to --pretrained",
+        ) from exc
 
 
 def image_size_of(model: Any) -> int:
@@ -207,8 +215,9 @@ def prepare(pixels: Any, mode: str, mean: Sequence[float], std: Sequence[float])
     return (pixels - m) / s
 
 
-def to_tensor(images: npt.NDArray[np.uint8], mean: Sequence[float], std: Sequence[float],
-              mode: str = "rgb") -> Any:
+def to_tensor(
+    images: npt.NDArray[np.uint8], mean: Sequence[float], std: Sequence[float], mode: str = "rgb"
+) -> Any:
     """uint8 (N, H, W, 3) -> the tower's float input (N, 3, H, W), see ``prepare``."""
     import torch
 
@@ -250,9 +259,14 @@ def label_embeddings(model: Any, bank: PromptBank) -> npt.NDArray[np.float32]:
     return stacked
 
 
-def image_embeddings(model: Any, images: npt.NDArray[np.uint8], mean: Sequence[float],
-                     std: Sequence[float], batch: int = 256,
-                     mode: str = "rgb") -> npt.NDArray[np.float32]:
+def image_embeddings(
+    model: Any,
+    images: npt.NDArray[np.uint8],
+    mean: Sequence[float],
+    std: Sequence[float],
+    batch: int = 256,
+    mode: str = "rgb",
+) -> npt.NDArray[np.float32]:
     """(N, dim) unit vectors of the image tower."""
     import torch
 
@@ -260,13 +274,14 @@ def image_embeddings(model: Any, images: npt.NDArray[np.uint8], mean: Sequence[f
     out = []
     with torch.no_grad():
         for start in range(0, len(images), batch):
-            x = to_tensor(images[start:start + batch], mean, std, mode)
+            x = to_tensor(images[start : start + batch], mean, std, mode)
             out.append(model.encode_image(x, normalize=True).numpy())
     return np.concatenate(out).astype(np.float32) if out else np.zeros((0, 1), np.float32)
 
 
-def topk_accuracy(scores: npt.NDArray[np.float32], labels: npt.NDArray[np.int64],
-                  ks: Sequence[int] = (1, 3)) -> dict[str, float]:
+def topk_accuracy(
+    scores: npt.NDArray[np.float32], labels: npt.NDArray[np.int64], ks: Sequence[int] = (1, 3)
+) -> dict[str, float]:
     """top-k accuracy of score rows against label indices (rows with label -1 ignored)."""
     keep = labels >= 0
     scores, labels = scores[keep], labels[keep]
@@ -284,8 +299,9 @@ def softmax(logits: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float32]:
     return out
 
 
-def calibrate_threshold(top_prob: npt.NDArray[np.float32], correct: npt.NDArray[np.bool_],
-                        target_precision: float = 0.9) -> float:
+def calibrate_threshold(
+    top_prob: npt.NDArray[np.float32], correct: npt.NDArray[np.bool_], target_precision: float = 0.9
+) -> float:
     """The lowest top-1 probability at which accepted answers keep ``target_precision``.
 
     ``correct`` is False for every crop of an unmapped ("unknown") glyph, so the
@@ -306,18 +322,21 @@ class _EvalSet:
     labels: npt.NDArray[np.int64]
 
 
-def _eval_sets(splits: icon_data.Splits, size: int, per_glyph: int,
-               vocab: Vocabulary, limit: int | None = None) -> dict[str, _EvalSet]:
+def _eval_sets(
+    splits: icon_data.Splits, size: int, per_glyph: int, vocab: Vocabulary, limit: int | None = None
+) -> dict[str, _EvalSet]:
     sets = {}
     for name, glyphs, seed in (("val", splits.val, 101), ("test", splits.test, 202)):
-        images, labels = icon_data.render_set(glyphs[:limit], per_glyph=per_glyph, seed=seed,
-                                              size=size, vocab=vocab)
+        images, labels = icon_data.render_set(
+            glyphs[:limit], per_glyph=per_glyph, seed=seed, size=size, vocab=vocab
+        )
         sets[name] = _EvalSet(images, labels)
     return sets
 
 
-def evaluate(model: Any, bank: PromptBank, sets: dict[str, _EvalSet],
-             mode: str = "rgb") -> dict[str, float]:
+def evaluate(
+    model: Any, bank: PromptBank, sets: dict[str, _EvalSet], mode: str = "rgb"
+) -> dict[str, float]:
     """top-1/top-3 of every evaluation set."""
     mean, std = normalisation_of(model)
     text = label_embeddings(model, bank)
@@ -340,15 +359,25 @@ class _Batcher:
     background renderer competes with torch's threads for the two cores.
     """
 
-    def __init__(self, glyphs: Sequence[icon_data.Glyph], vocab: Vocabulary, size: int,
-                 batch: int, seed: int, pool: int = 0, refresh: int = 32) -> None:
+    def __init__(
+        self,
+        glyphs: Sequence[icon_data.Glyph],
+        vocab: Vocabulary,
+        size: int,
+        batch: int,
+        seed: int,
+        pool: int = 0,
+        refresh: int = 32,
+    ) -> None:
         by_label: dict[int, list[icon_data.Glyph]] = {}
         for glyph in glyphs:
             if glyph.label:
                 by_label.setdefault(vocab.index(glyph.label), []).append(glyph)
         if len(by_label) < 2:
-            raise DataError("fewer than two vocabulary labels have training glyphs",
-                            hint="install more icon families or check --families")
+            raise DataError(
+                "fewer than two vocabulary labels have training glyphs",
+                hint="install more icon families or check --families",
+            )
         self.by_label = by_label
         self.classes = np.asarray(sorted(by_label))
         self.size = size
@@ -407,15 +436,31 @@ def clip_loss(image_features: Any, text_features: Any, logit_scale: Any) -> Any:
     return (F.cross_entropy(logits, target) + F.cross_entropy(logits.T, target)) / 2
 
 
-def _save(path: Path, model: Any, optimizer: Any, step: int, cfg: TrainConfig,
-          metrics: dict[str, float], best: float) -> None:
+def _save(
+    path: Path,
+    model: Any,
+    optimizer: Any,
+    step: int,
+    cfg: TrainConfig,
+    metrics: dict[str, float],
+    best: float,
+) -> None:
     import torch
 
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
-                "config": _config_dict(cfg), "metrics": metrics, "best_val_top1": best,
-                "arch": cfg.arch,
-                "model_config": _CONFIGS.get(cfg.arch)}, tmp)
+    torch.save(
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "step": step,
+            "config": _config_dict(cfg),
+            "metrics": metrics,
+            "best_val_top1": best,
+            "arch": cfg.arch,
+            "model_config": _CONFIGS.get(cfg.arch),
+        },
+        tmp,
+    )
     tmp.replace(path)
 
 
@@ -463,36 +508,52 @@ def train(cfg: TrainConfig, log: Logger = print) -> TrainResult:
     mode = resolved_input_mode(cfg)
     cfg.input_mode = mode
     splits = _splits(cfg, vocab)
-    log(f"glyphs: train {len(splits.train)}, val {len(splits.val)}, "
-        f"test ({cfg.test_family}) {len(splits.test)}; image size {size}, input {mode}")
+    log(
+        f"glyphs: train {len(splits.train)}, val {len(splits.val)}, "
+        f"test ({cfg.test_family}) {len(splits.test)}; image size {size}, input {mode}"
+    )
     bank = PromptBank(vocab, cfg.arch)
     sets = _eval_sets(splits, size, cfg.eval_per_glyph, vocab, cfg.eval_limit)
     optimizer = torch.optim.AdamW(_param_groups(model, cfg.weight_decay), lr=cfg.lr)
     start, best = _maybe_resume(cfg, model, optimizer, log)
     if start == 0 and cfg.pretrained is None and cfg.text_init_steps > 0:
         log(f"text initialisation: {_spread_text(model, bank, cfg.text_init_steps)}")
-    batcher = _Batcher(splits.train, vocab, size, cfg.batch, cfg.seed + start, pool=cfg.pool,
-                       refresh=cfg.refresh)
+    batcher = _Batcher(
+        splits.train, vocab, size, cfg.batch, cfg.seed + start, pool=cfg.pool, refresh=cfg.refresh
+    )
     began = time.monotonic()
     metrics: dict[str, float] = {}
     step = start
     for step in range(start, cfg.steps):
         fraction = (time.monotonic() - began) / (cfg.minutes * 60) if cfg.minutes > 0 else 0.0
-        loss = _train_step(model, optimizer, batcher, bank, _lr_at(step, cfg, fraction),
-                           mean, std, mode)
+        loss = _train_step(
+            model, optimizer, batcher, bank, _lr_at(step, cfg, fraction), mean, std, mode
+        )
         done = step + 1
         out_of_time = fraction >= 1.0
         if done % cfg.eval_every == 0 or done == cfg.steps or out_of_time:
             metrics = evaluate(model, bank, sets, mode)
             best = _checkpoint(cfg, model, optimizer, done, metrics, best)
-            _log_line(cfg, log, done, loss, metrics, time.monotonic() - began,
-                      float(model.logit_scale.exp().detach()))
+            _log_line(
+                cfg,
+                log,
+                done,
+                loss,
+                metrics,
+                time.monotonic() - began,
+                float(model.logit_scale.exp().detach()),
+            )
             model.train()
         if out_of_time:
             log(f"time limit of {cfg.minutes} min reached at step {done}")
             break
-    return TrainResult(steps=step + 1, seconds=time.monotonic() - began, best_val_top1=best,
-                       last_metrics=metrics, checkpoint=cfg.out / "best.pt")
+    return TrainResult(
+        steps=step + 1,
+        seconds=time.monotonic() - began,
+        best_val_top1=best,
+        last_metrics=metrics,
+        checkpoint=cfg.out / "best.pt",
+    )
 
 
 def _param_groups(model: Any, weight_decay: float) -> list[dict[str, Any]]:
@@ -503,21 +564,25 @@ def _param_groups(model: Any, weight_decay: float) -> list[dict[str, Any]]:
         if not param.requires_grad:
             continue
         (plain if param.ndim < 2 or "logit_scale" in name else decay).append(param)
-    return [{"params": decay, "weight_decay": weight_decay},
-            {"params": plain, "weight_decay": 0.0}]
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": plain, "weight_decay": 0.0}]
 
 
 def _splits(cfg: TrainConfig, vocab: Vocabulary) -> icon_data.Splits:
     families = [f for f in cfg.families if icon_data.family_available(f)]
     if cfg.test_family not in families:
-        raise DataError(f"the test family {cfg.test_family!r} is not installed",
-                        hint="pip install tkinter-icons-gmi (train extra) or pass --test-family")
+        raise DataError(
+            f"the test family {cfg.test_family!r} is not installed",
+            hint="pip install tkinter-icons-gmi (train extra) or pass --test-family",
+        )
     glyphs = icon_data.load_glyphs(families, vocab)
     splits = icon_data.split_glyphs(glyphs, test_family=cfg.test_family)
-    return icon_data.Splits(train=icon_data.drawable(splits.train),
-                            val=icon_data.drawable(splits.val),
-                            test=icon_data.drawable(splits.test),
-                            unknown_val=splits.unknown_val, unknown_test=splits.unknown_test)
+    return icon_data.Splits(
+        train=icon_data.drawable(splits.train),
+        val=icon_data.drawable(splits.val),
+        test=icon_data.drawable(splits.test),
+        unknown_val=splits.unknown_val,
+        unknown_test=splits.unknown_test,
+    )
 
 
 def _maybe_resume(cfg: TrainConfig, model: Any, optimizer: Any, log: Logger) -> tuple[int, float]:
@@ -541,8 +606,11 @@ def _spread_text(model: Any, bank: PromptBank, steps: int) -> dict[str, float]:
     import torch.nn.functional as F
 
     tokens = torch.cat(bank.tokens)
-    params = [p for name, p in model.named_parameters()
-              if p.requires_grad and not name.startswith("visual") and "logit_scale" not in name]
+    params = [
+        p
+        for name, p in model.named_parameters()
+        if p.requires_grad and not name.startswith("visual") and "logit_scale" not in name
+    ]
     optimizer = torch.optim.Adam(params, lr=1e-3)
     target = torch.arange(len(tokens))
 
@@ -564,8 +632,16 @@ def _spread_text(model: Any, bank: PromptBank, steps: int) -> dict[str, float]:
     return {"steps": steps, "mean_cos_before": before, "mean_cos_after": mean_cos()}
 
 
-def _train_step(model: Any, optimizer: Any, batcher: _Batcher, bank: PromptBank, lr: float,
-                mean: Sequence[float], std: Sequence[float], mode: str = "rgb") -> float:
+def _train_step(
+    model: Any,
+    optimizer: Any,
+    batcher: _Batcher,
+    bank: PromptBank,
+    lr: float,
+    mean: Sequence[float],
+    std: Sequence[float],
+    mode: str = "rgb",
+) -> float:
     import torch
 
     images, labels = batcher.next()
@@ -583,8 +659,9 @@ def _train_step(model: Any, optimizer: Any, batcher: _Batcher, bank: PromptBank,
     return float(loss.detach())
 
 
-def _checkpoint(cfg: TrainConfig, model: Any, optimizer: Any, step: int,
-                metrics: dict[str, float], best: float) -> float:
+def _checkpoint(
+    cfg: TrainConfig, model: Any, optimizer: Any, step: int, metrics: dict[str, float], best: float
+) -> float:
     val = metrics.get("val_top1", 0.0)
     if val > best:
         best = val
@@ -593,10 +670,22 @@ def _checkpoint(cfg: TrainConfig, model: Any, optimizer: Any, step: int,
     return best
 
 
-def _log_line(cfg: TrainConfig, log: Logger, step: int, loss: float, metrics: dict[str, float],
-              seconds: float, scale: float) -> None:
-    record = {"step": step, "loss": round(loss, 4), "seconds": round(seconds, 1),
-              "logit_scale": round(scale, 2), **metrics}
+def _log_line(
+    cfg: TrainConfig,
+    log: Logger,
+    step: int,
+    loss: float,
+    metrics: dict[str, float],
+    seconds: float,
+    scale: float,
+) -> None:
+    record = {
+        "step": step,
+        "loss": round(loss, 4),
+        "seconds": round(seconds, 1),
+        "logit_scale": round(scale, 2),
+        **metrics,
+    }
     with (cfg.out / "train.log").open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\n")
     log(json.dumps(record))

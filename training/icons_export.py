@@ -73,9 +73,16 @@ def export_onnx(model: Any, path: Path, mode: str = "rgb", quantize: bool = Fals
     dummy = torch.rand(2, 3, size, size)
     target = path.with_name(path.stem + ".fp32.onnx") if quantize else path
     try:
-        torch.onnx.export(tower, (dummy,), str(target), input_names=["pixels"],
-                          output_names=["embeddings"], opset_version=17, dynamo=False,
-                          dynamic_axes={"pixels": {0: "batch"}, "embeddings": {0: "batch"}})
+        torch.onnx.export(
+            tower,
+            (dummy,),
+            str(target),
+            input_names=["pixels"],
+            output_names=["embeddings"],
+            opset_version=17,
+            dynamo=False,
+            dynamic_axes={"pixels": {0: "batch"}, "embeddings": {0: "batch"}},
+        )
     except Exception as exc:  # the exporter raises many unrelated types
         raise DataError(f"ONNX export of the icon model failed: {exc}") from exc
     if quantize:
@@ -110,8 +117,12 @@ def quantize_weights(source: Path, path: Path, min_size: int = 1024) -> int:
     for init in graph.initializer:
         weight = numpy_helper.to_array(init)
         channel: int | None = axes.get(init.name, -1)
-        if (init.name not in axes or weight.dtype != np.float32 or weight.size < min_size
-                or (channel is not None and weight.ndim <= channel)):
+        if (
+            init.name not in axes
+            or weight.dtype != np.float32
+            or weight.size < min_size
+            or (channel is not None and weight.ndim <= channel)
+        ):
             kept.append(init)
             continue
         if channel is None:
@@ -128,12 +139,17 @@ def quantize_weights(source: Path, path: Path, min_size: int = 1024) -> int:
             scale, zero = scale.reshape(()), np.zeros((), np.int8)
         else:
             zero = np.zeros(len(scale), np.int8)
-        kept += [numpy_helper.from_array(q, init.name + "_int8"),
-                 numpy_helper.from_array(scale, init.name + "_scale"),
-                 numpy_helper.from_array(zero, init.name + "_zero")]
+        kept += [
+            numpy_helper.from_array(q, init.name + "_int8"),
+            numpy_helper.from_array(scale, init.name + "_scale"),
+            numpy_helper.from_array(zero, init.name + "_zero"),
+        ]
         node = helper.make_node(
-            "DequantizeLinear", [init.name + "_int8", init.name + "_scale", init.name + "_zero"],
-            [init.name], name=init.name + "_dequantize")
+            "DequantizeLinear",
+            [init.name + "_int8", init.name + "_scale", init.name + "_zero"],
+            [init.name],
+            name=init.name + "_dequantize",
+        )
         if channel is not None:
             node.attribute.append(helper.make_attribute("axis", channel))
         dequant.append(node)
@@ -147,8 +163,9 @@ def quantize_weights(source: Path, path: Path, min_size: int = 1024) -> int:
         onnx.checker.check_model(model)
         onnx.save(model, str(path))
     except (onnx.checker.ValidationError, OSError, ValueError) as exc:
-        raise DataError(f"quantising the icon model failed: {exc}",
-                        hint="export without --quantize") from exc
+        raise DataError(
+            f"quantising the icon model failed: {exc}", hint="export without --quantize"
+        ) from exc
     return count
 
 
@@ -158,15 +175,25 @@ def _onnx_embed(path: Path, images: npt.NDArray[np.uint8]) -> npt.NDArray[np.flo
     return OnnxImageTower(path).embed_uint8(images)
 
 
-def _calibrate(onnx_path: Path, text: npt.NDArray[np.float32], scale: float, size: int,
-               splits: icon_data.Splits, per_glyph: int, target_precision: float,
-               limit: int | None, unknown_share: float = 0.2) -> tuple[float, dict[str, float]]:
+def _calibrate(
+    onnx_path: Path,
+    text: npt.NDArray[np.float32],
+    scale: float,
+    size: int,
+    splits: icon_data.Splits,
+    per_glyph: int,
+    target_precision: float,
+    limit: int | None,
+    unknown_share: float = 0.2,
+) -> tuple[float, dict[str, float]]:
     vocab = load_vocabulary()
-    images, labels = icon_data.render_set(splits.val[:limit], per_glyph=per_glyph, seed=101,
-                                          size=size, vocab=vocab)
+    images, labels = icon_data.render_set(
+        splits.val[:limit], per_glyph=per_glyph, seed=101, size=size, vocab=vocab
+    )
     unknown = icon_data.drawable(splits.unknown_val[: limit or 1500])
-    u_images, u_labels = icon_data.render_set(unknown, per_glyph=1, seed=303, size=size,
-                                              vocab=vocab)
+    u_images, u_labels = icon_data.render_set(
+        unknown, per_glyph=1, seed=303, size=size, vocab=vocab
+    )
     all_images = np.concatenate([images, u_images])
     all_labels = np.concatenate([labels, u_labels])
     probs = icon_train.softmax(scale * _onnx_embed(onnx_path, all_images) @ text.T)
@@ -177,25 +204,36 @@ def _calibrate(onnx_path: Path, text: npt.NDArray[np.float32], scale: float, siz
     correct = probs[mix].argmax(1) == all_labels[mix]
     threshold = icon_train.calibrate_threshold(probs[mix].max(1), correct, target_precision)
     val = icon_train.topk_accuracy(probs[: len(labels)], labels)
-    metrics = {"val_top1": val["top1"], "val_top3": val["top3"],
-               "val_unknown_rejected": float(np.mean(probs[len(labels):].max(1) < threshold)),
-               "val_known_accepted": float(np.mean(probs[: len(labels)].max(1) >= threshold)),
-               "calibration_unknown_crops": float(wanted)}
+    metrics = {
+        "val_top1": val["top1"],
+        "val_top3": val["top3"],
+        "val_unknown_rejected": float(np.mean(probs[len(labels) :].max(1) < threshold)),
+        "val_known_accepted": float(np.mean(probs[: len(labels)].max(1) >= threshold)),
+        "calibration_unknown_crops": float(wanted),
+    }
     return threshold, metrics
 
 
-def _test_metrics(onnx_path: Path, text: npt.NDArray[np.float32], scale: float, size: int,
-                  splits: icon_data.Splits, threshold: float,
-                  limit: int | None) -> dict[str, float]:
+def _test_metrics(
+    onnx_path: Path,
+    text: npt.NDArray[np.float32],
+    scale: float,
+    size: int,
+    splits: icon_data.Splits,
+    threshold: float,
+    limit: int | None,
+) -> dict[str, float]:
     vocab = load_vocabulary()
-    images, labels = icon_data.render_set(splits.test[:limit], per_glyph=1, seed=202, size=size,
-                                          vocab=vocab)
+    images, labels = icon_data.render_set(
+        splits.test[:limit], per_glyph=1, seed=202, size=size, vocab=vocab
+    )
     probs = icon_train.softmax(scale * _onnx_embed(onnx_path, images) @ text.T)
     out = {f"test_{k}": v for k, v in icon_train.topk_accuracy(probs, labels).items()}
     accepted = probs.max(1) >= threshold
     out["test_accepted"] = float(np.mean(accepted))
-    out["test_precision_accepted"] = float(np.mean(probs.argmax(1)[accepted] == labels[accepted])
-                                           ) if accepted.any() else 0.0
+    out["test_precision_accepted"] = (
+        float(np.mean(probs.argmax(1)[accepted] == labels[accepted])) if accepted.any() else 0.0
+    )
     out["test_crops"] = float(len(labels))
     unknown = icon_data.drawable(splits.unknown_test[: limit or 1500])
     u_images, _ = icon_data.render_set(unknown, per_glyph=1, seed=404, size=size, vocab=vocab)
@@ -205,11 +243,20 @@ def _test_metrics(onnx_path: Path, text: npt.NDArray[np.float32], scale: float, 
     return out
 
 
-def export_icons(checkpoint: Path, onnx_path: Path, labels_path: Path, *,
-                 target_precision: float = 0.9, per_glyph: int = 2,
-                 families: tuple[str, ...] | None = None, test_family: str | None = None,
-                 threads: int = 2, limit: int | None = None,
-                 quantize: bool = False, unknown_share: float = 0.2) -> ExportResult:
+def export_icons(
+    checkpoint: Path,
+    onnx_path: Path,
+    labels_path: Path,
+    *,
+    target_precision: float = 0.9,
+    per_glyph: int = 2,
+    families: tuple[str, ...] | None = None,
+    test_family: str | None = None,
+    threads: int = 2,
+    limit: int | None = None,
+    quantize: bool = False,
+    unknown_share: float = 0.2,
+) -> ExportResult:
     """Export ``checkpoint`` to ``onnx_path`` + ``labels_path``, calibrate, measure.
 
     ``limit`` caps the glyphs of each calibration / measurement set (unknown sets: 1500)."""
@@ -227,21 +274,31 @@ def export_icons(checkpoint: Path, onnx_path: Path, labels_path: Path, *,
     size = icon_train.image_size_of(model)
     mode = icon_train.input_mode_of(ckpt)
     export_onnx(model, onnx_path, mode, quantize)
-    cfg = icon_train.TrainConfig(out=checkpoint.parent, families=families,
-                                 test_family=test_family)
+    cfg = icon_train.TrainConfig(out=checkpoint.parent, families=families, test_family=test_family)
     splits = icon_train._splits(cfg, vocab)
-    threshold, metrics = _calibrate(onnx_path, text, scale, size, splits, per_glyph,
-                                    target_precision, limit, unknown_share)
+    threshold, metrics = _calibrate(
+        onnx_path, text, scale, size, splits, per_glyph, target_precision, limit, unknown_share
+    )
     metrics.update(_test_metrics(onnx_path, text, scale, size, splits, threshold, limit))
-    doc = {"format": LABELS_FORMAT, "labels": vocab.names,
-           "embeddings": np.round(text, 6).tolist(), "logit_scale": scale, "image_size": size,
-           "threshold": threshold, "target_precision": target_precision,
-           "unknown_share": unknown_share,
-           "input_mode": mode, "quantized": quantize,
-           "arch": ckpt.get("arch"), "model_config": ckpt.get("model_config"),
-           "train_step": ckpt.get("step"), "families": list(families),
-           "test_family": test_family, "metrics": {k: round(v, 4) for k, v in metrics.items()},
-           "exported": time.strftime("%Y-%m-%d %H:%M:%S")}
+    doc = {
+        "format": LABELS_FORMAT,
+        "labels": vocab.names,
+        "embeddings": np.round(text, 6).tolist(),
+        "logit_scale": scale,
+        "image_size": size,
+        "threshold": threshold,
+        "target_precision": target_precision,
+        "unknown_share": unknown_share,
+        "input_mode": mode,
+        "quantized": quantize,
+        "arch": ckpt.get("arch"),
+        "model_config": ckpt.get("model_config"),
+        "train_step": ckpt.get("step"),
+        "families": list(families),
+        "test_family": test_family,
+        "metrics": {k: round(v, 4) for k, v in metrics.items()},
+        "exported": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     labels_path.parent.mkdir(parents=True, exist_ok=True)
     labels_path.write_text(json.dumps(doc), encoding="utf-8")
     return ExportResult(onnx=onnx_path, labels=labels_path, threshold=threshold, metrics=metrics)

@@ -121,8 +121,11 @@ def tower_from_onnx(onnx_path: Path, labels_path: Path) -> Any:
             if conv not in modules or bn not in modules:
                 raise DataError(f"{onnx_path}: no module for Conv {node.output[0]}")
             put(f"{conv}.weight", weights[node.input[1]])
-            bias = weights[node.input[2]] if len(node.input) > 2 else np.zeros(
-                state[f"{bn}.bias"].shape, np.float32)
+            bias = (
+                weights[node.input[2]]
+                if len(node.input) > 2
+                else np.zeros(state[f"{bn}.bias"].shape, np.float32)
+            )
             eps = float(modules[bn].eps)
             put(f"{bn}.bias", bias)
             put(f"{bn}.weight", np.ones_like(bias))
@@ -161,8 +164,9 @@ def freeze_batchnorm(module: Any) -> None:
             sub.eval()
 
 
-def max_embedding_error(visual: Any, onnx_path: Path, mode: str, n: int = 16,
-                        seed: int = 0) -> float:
+def max_embedding_error(
+    visual: Any, onnx_path: Path, mode: str, n: int = 16, seed: int = 0
+) -> float:
     """The largest absolute difference between the torch tower's and the ONNX model's
     unit embeddings on ``n`` random crops."""
     import torch

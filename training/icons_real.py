@@ -117,9 +117,11 @@ def dev_apps(apps: set[str], share: float, seed: int = 0) -> set[str]:
     """``share`` of the non-system apps, in a fixed hash order of the package names."""
     from screenpilot.datasets.harvest import is_system
 
-    ranked = sorted((a for a in apps if not is_system(a)),
-                    key=lambda a: hashlib.sha1(f"dev{seed}:{a}".encode()).hexdigest())
-    return set(ranked[:max(1, round(share * len(ranked)))]) if ranked else set()
+    ranked = sorted(
+        (a for a in apps if not is_system(a)),
+        key=lambda a: hashlib.sha1(f"dev{seed}:{a}".encode()).hexdigest(),
+    )
+    return set(ranked[: max(1, round(share * len(ranked)))]) if ranked else set()
 
 
 def prepare(cfg: RealTuneConfig, size: int, log: Logger = print) -> RealCrops:
@@ -135,18 +137,31 @@ def prepare(cfg: RealTuneConfig, size: int, log: Logger = print) -> RealCrops:
     dev = dev_apps({i.app for i in icons if i.app not in held_out}, cfg.dev_share, cfg.seed)
     split = ["test" if i.app in held_out else "dev" if i.app in dev else "train" for i in icons]
     images = real_icons.augmented_arrays(icons, size, cfg.copies, seed=cfg.seed)
-    crops = RealCrops(images=images,
-                      labels=np.asarray([vocab.index(i.label) if i.label else -1 for i in icons],
-                                        np.int64),
-                      splits=np.asarray(split), apps=np.asarray([i.app for i in icons]),
-                      descriptions=np.asarray([i.description for i in icons]))
+    crops = RealCrops(
+        images=images,
+        labels=np.asarray([vocab.index(i.label) if i.label else -1 for i in icons], np.int64),
+        splits=np.asarray(split),
+        apps=np.asarray([i.app for i in icons]),
+        descriptions=np.asarray([i.description for i in icons]),
+    )
     cfg.out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, images=crops.images, labels=crops.labels, splits=crops.splits,
-                        apps=crops.apps, descriptions=crops.descriptions)
-    summary = {"report": report.to_json(), "dev_apps": sorted(dev),
-               "held_out_apps": sorted(held_out), "counts": split_counts(crops)}
-    (cfg.out / "real_crops.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False),
-                                             encoding="utf-8")
+    np.savez_compressed(
+        path,
+        images=crops.images,
+        labels=crops.labels,
+        splits=crops.splits,
+        apps=crops.apps,
+        descriptions=crops.descriptions,
+    )
+    summary = {
+        "report": report.to_json(),
+        "dev_apps": sorted(dev),
+        "held_out_apps": sorted(held_out),
+        "counts": split_counts(crops),
+    }
+    (cfg.out / "real_crops.json").write_text(
+        json.dumps(summary, indent=1, ensure_ascii=False), encoding="utf-8"
+    )
     log(json.dumps(summary["counts"]))
     return crops
 
@@ -157,10 +172,13 @@ def split_counts(crops: RealCrops) -> dict[str, dict[str, int]]:
     for split in ("train", "dev", "test"):
         mask = crops.splits == split
         labelled = mask & (crops.labels >= 0)
-        out[split] = {"crops": int(mask.sum()), "labelled": int(labelled.sum()),
-                      "apps": len(set(crops.apps[mask].tolist())),
-                      "apps_labelled": len(set(crops.apps[labelled].tolist())),
-                      "labels": len(set(crops.labels[labelled].tolist()))}
+        out[split] = {
+            "crops": int(mask.sum()),
+            "labelled": int(labelled.sum()),
+            "apps": len(set(crops.apps[mask].tolist())),
+            "apps_labelled": len(set(crops.apps[labelled].tolist())),
+            "labels": len(set(crops.labels[labelled].tolist())),
+        }
     return out
 
 
@@ -196,9 +214,14 @@ def _lr_at(step: int, cfg: RealTuneConfig, fraction: float) -> float:
     return cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
 
 
-def _real_batch(crops: RealCrops, train_idx: npt.NDArray[np.int64],
-                weights: npt.NDArray[np.float64], n: int, invert: float,
-                rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+def _real_batch(
+    crops: RealCrops,
+    train_idx: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64],
+    n: int,
+    invert: float,
+    rng: np.random.Generator,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     picked = rng.choice(train_idx, size=n, p=weights)
     copies = rng.integers(crops.images.shape[1], size=n)
     images = crops.images[picked, copies].copy()
@@ -207,8 +230,9 @@ def _real_batch(crops: RealCrops, train_idx: npt.NDArray[np.int64],
     return images, crops.labels[picked]
 
 
-def _balanced_weights(labels: npt.NDArray[np.int64], balance: str = "label"
-                      ) -> npt.NDArray[np.float64]:
+def _balanced_weights(
+    labels: npt.NDArray[np.int64], balance: str = "label"
+) -> npt.NDArray[np.float64]:
     """Sampling weights: ``label`` = every label equally often, ``sqrt`` = a crop's weight
     1/sqrt(crops of its label)."""
     counts = Counter(labels.tolist())
@@ -218,8 +242,9 @@ def _balanced_weights(labels: npt.NDArray[np.int64], balance: str = "label"
     return out
 
 
-def _scores(head: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
-            batch: int = 256) -> dict[str, float]:
+def _scores(
+    head: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], batch: int = 256
+) -> dict[str, float]:
     import torch
 
     if len(labels) == 0:
@@ -228,22 +253,40 @@ def _scores(head: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int
     out = []
     with torch.no_grad():
         for start in range(0, len(images), batch):
-            x = icon_train.to_tensor(images[start:start + batch], (0, 0, 0), (1, 1, 1), "gray")
+            x = icon_train.to_tensor(images[start : start + batch], (0, 0, 0), (1, 1, 1), "gray")
             out.append(head(x).numpy())
     return icon_train.topk_accuracy(np.concatenate(out), labels)
 
 
-def _save(path: Path, head: Any, optimizer: Any, step: int, cfg: RealTuneConfig,
-          metrics: dict[str, float], best: float, labels_doc: dict[str, Any]) -> None:
+def _save(
+    path: Path,
+    head: Any,
+    optimizer: Any,
+    step: int,
+    cfg: RealTuneConfig,
+    metrics: dict[str, float],
+    best: float,
+    labels_doc: dict[str, Any],
+) -> None:
     import torch
 
     raw = asdict(cfg)
     raw = {k: str(v) if isinstance(v, Path) else v for k, v in raw.items()}
     tmp = path.with_suffix(".tmp")
-    torch.save({"visual": head.visual.state_dict(), "weight": head.weight.detach().clone(),
-                "scale": float(head.scale), "optimizer": optimizer.state_dict(), "step": step,
-                "config": raw, "metrics": metrics, "best": best,
-                "labels_doc": {k: v for k, v in labels_doc.items() if k != "embeddings"}}, tmp)
+    torch.save(
+        {
+            "visual": head.visual.state_dict(),
+            "weight": head.weight.detach().clone(),
+            "scale": float(head.scale),
+            "optimizer": optimizer.state_dict(),
+            "step": step,
+            "config": raw,
+            "metrics": metrics,
+            "best": best,
+            "labels_doc": {k: v for k, v in labels_doc.items() if k != "embeddings"},
+        },
+        tmp,
+    )
     tmp.replace(path)
 
 
@@ -281,23 +324,26 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
         raise DataError("icons-real fine-tuning expects a gray-input model")
     visual = icons_onnx.tower_from_onnx(cfg.onnx, cfg.labels)
     size = icon_train.image_size_of(icons_onnx.as_model(visual))
-    head = _Classifier.build(visual, np.asarray(doc["embeddings"], np.float32),
-                             float(doc["logit_scale"]))
+    head = _Classifier.build(
+        visual, np.asarray(doc["embeddings"], np.float32), float(doc["logit_scale"])
+    )
     head.weight.requires_grad_(cfg.train_labels)
     crops = prepare(cfg, size, log)
     log(json.dumps(split_counts(crops)))
     vocab = load_vocabulary()
     splits = icon_train._splits(icon_train.TrainConfig(out=cfg.out), vocab)
-    val_images, val_labels = icon_data.render_set(splits.val, per_glyph=2, seed=101, size=size,
-                                                  vocab=vocab)
+    val_images, val_labels = icon_data.render_set(
+        splits.val, per_glyph=2, seed=101, size=size, vocab=vocab
+    )
     train_idx = crops.where("train")
     dev_idx = crops.where("dev")
     if len(train_idx) == 0:
         raise DataError("no labelled real train crops", hint="check --data and the table")
     weights = _balanced_weights(crops.labels[train_idx], cfg.balance)
     n_real = round(cfg.batch * cfg.real_share)
-    batcher = icon_train._Batcher(splits.train, vocab, size, cfg.batch - n_real, cfg.seed,
-                                  pool=2, refresh=16)
+    batcher = icon_train._Batcher(
+        splits.train, vocab, size, cfg.batch - n_real, cfg.seed, pool=2, refresh=16
+    )
     groups = icon_train._param_groups(head, cfg.weight_decay)
     if cfg.optimizer == "sgd":
         optimizer: Any = torch.optim.SGD(groups, lr=cfg.lr, momentum=0.9)
@@ -337,8 +383,9 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if cfg.clip > 0:
-            torch.nn.utils.clip_grad_norm_([p for g in optimizer.param_groups for p in g["params"]],
-                                           cfg.clip)
+            torch.nn.utils.clip_grad_norm_(
+                [p for g in optimizer.param_groups for p in g["params"]], cfg.clip
+            )
         optimizer.step()
         done = step + 1
         out_of_time = fraction >= 1.0
@@ -348,8 +395,12 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
                 best = metrics["select"]
                 _save(cfg.out / "best.pt", head, optimizer, done, cfg, metrics, best, doc)
             _save(last, head, optimizer, done, cfg, metrics, best, doc)
-            record = {"step": done, "loss": round(float(loss.detach()), 4),
-                      "seconds": round(time.monotonic() - began, 1), **metrics}
+            record = {
+                "step": done,
+                "loss": round(float(loss.detach()), 4),
+                "seconds": round(time.monotonic() - began, 1),
+                **metrics,
+            }
             with (cfg.out / "train.log").open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(record) + "\n")
             log(json.dumps(record))
@@ -359,21 +410,37 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
     return {"steps": step + 1, "best_select": best, "last": metrics}
 
 
-def _evaluate(head: Any, crops: RealCrops, dev_idx: npt.NDArray[np.int64],
-              val_images: npt.NDArray[np.uint8],
-              val_labels: npt.NDArray[np.int64]) -> dict[str, float]:
+def _evaluate(
+    head: Any,
+    crops: RealCrops,
+    dev_idx: npt.NDArray[np.int64],
+    val_images: npt.NDArray[np.uint8],
+    val_labels: npt.NDArray[np.int64],
+) -> dict[str, float]:
     dev = _scores(head, crops.images[dev_idx, 0], crops.labels[dev_idx])
     val = _scores(head, val_images, val_labels)
-    out = {"dev_top1": dev["top1"], "dev_top3": dev["top3"], "val_top1": val["top1"],
-           "val_top3": val["top3"]}
+    out = {
+        "dev_top1": dev["top1"],
+        "dev_top3": dev["top3"],
+        "val_top1": val["top1"],
+        "val_top3": val["top3"],
+    }
     out = {k: round(v, 4) for k, v in out.items()}
     out["select"] = round((out["dev_top1"] + out["val_top1"]) / 2, 4)
     return out
 
 
-def export(checkpoint: Path, onnx_path: Path, labels_path: Path, *, data_dir: Path | None = None,
-           target_precision: float = 0.9, unknown_share: float = 0.2, threads: int = 1,
-           quantize: bool = True) -> dict[str, Any]:
+def export(
+    checkpoint: Path,
+    onnx_path: Path,
+    labels_path: Path,
+    *,
+    data_dir: Path | None = None,
+    target_precision: float = 0.9,
+    unknown_share: float = 0.2,
+    threads: int = 1,
+    quantize: bool = True,
+) -> dict[str, Any]:
     """Export a fine-tuned checkpoint (ONNX + labels JSON), recalibrate "unknown"."""
     import torch
 
@@ -396,15 +463,18 @@ def export(checkpoint: Path, onnx_path: Path, labels_path: Path, *, data_dir: Pa
             return np.zeros((0, len(text)), np.float32)
         return icon_train.softmax(scale * icons_export._onnx_embed(onnx_path, images) @ text.T)
 
-    val_images, val_labels = icon_data.render_set(splits.val, per_glyph=2, seed=101, size=size,
-                                                  vocab=vocab)
+    val_images, val_labels = icon_data.render_set(
+        splits.val, per_glyph=2, seed=101, size=size, vocab=vocab
+    )
     dev_idx = crops.where("dev")
     known_p = np.concatenate([probs(val_images), probs(crops.images[dev_idx, 0])])
     known_y = np.concatenate([val_labels, crops.labels[dev_idx]])
-    u_images, _ = icon_data.render_set(icon_data.drawable(splits.unknown_val[:1500]), per_glyph=1,
-                                       seed=303, size=size, vocab=vocab)
-    real_unknown = np.concatenate([crops.where("dev", labelled=False),
-                                   crops.where("train", labelled=False)])
+    u_images, _ = icon_data.render_set(
+        icon_data.drawable(splits.unknown_val[:1500]), per_glyph=1, seed=303, size=size, vocab=vocab
+    )
+    real_unknown = np.concatenate(
+        [crops.where("dev", labelled=False), crops.where("train", labelled=False)]
+    )
     unknown_p = np.concatenate([probs(u_images), probs(crops.images[real_unknown, 0])])
     share = min(max(unknown_share, 0.0), 0.95)
     wanted = min(len(unknown_p), round(share / (1 - share) * len(known_y)))
@@ -413,23 +483,37 @@ def export(checkpoint: Path, onnx_path: Path, labels_path: Path, *, data_dir: Pa
     correct = np.concatenate([known_p.argmax(1) == known_y, np.zeros(wanted, bool)])
     threshold = icon_train.calibrate_threshold(mix_p.max(1), correct, target_precision)
     metrics: dict[str, float] = {}
-    for name, p, y in (("val", known_p[:len(val_labels)], val_labels),
-                       ("real_dev", known_p[len(val_labels):], crops.labels[dev_idx])):
+    for name, p, y in (
+        ("val", known_p[: len(val_labels)], val_labels),
+        ("real_dev", known_p[len(val_labels) :], crops.labels[dev_idx]),
+    ):
         for key, value in icon_train.topk_accuracy(p, y).items():
             metrics[f"{name}_{key}"] = value
         metrics[f"{name}_known_accepted"] = float(np.mean(p.max(1) >= threshold)) if len(y) else 0
     metrics["unknown_rejected"] = float(np.mean(unknown_p.max(1) < threshold))
     metrics["calibration_unknown_crops"] = float(wanted)
-    metrics.update(icons_export._test_metrics(onnx_path, text, scale, size, splits, threshold,
-                                              None))
-    out = {**doc, "labels": vocab.names, "embeddings": np.round(text, 6).tolist(),
-           "logit_scale": scale, "threshold": threshold, "target_precision": target_precision,
-           "unknown_share": unknown_share, "quantized": quantize, "input_mode": "gray",
-           "train_step": ckpt.get("step"), "finetune": {"from": "icons.onnx (g32)",
-                                                      "config": ckpt.get("config"),
-                                                      "split_counts": split_counts(crops)},
-           "metrics": {k: round(v, 4) for k, v in metrics.items()},
-           "exported": time.strftime("%Y-%m-%d %H:%M:%S")}
+    metrics.update(
+        icons_export._test_metrics(onnx_path, text, scale, size, splits, threshold, None)
+    )
+    out = {
+        **doc,
+        "labels": vocab.names,
+        "embeddings": np.round(text, 6).tolist(),
+        "logit_scale": scale,
+        "threshold": threshold,
+        "target_precision": target_precision,
+        "unknown_share": unknown_share,
+        "quantized": quantize,
+        "input_mode": "gray",
+        "train_step": ckpt.get("step"),
+        "finetune": {
+            "from": "icons.onnx (g32)",
+            "config": ckpt.get("config"),
+            "split_counts": split_counts(crops),
+        },
+        "metrics": {k: round(v, 4) for k, v in metrics.items()},
+        "exported": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
     labels_path.parent.mkdir(parents=True, exist_ok=True)
     labels_path.write_text(json.dumps(out), encoding="utf-8")
     return {"threshold": threshold, "metrics": metrics}

@@ -25,15 +25,23 @@ def describe_file(path: Path, stages: Sequence[str], threshold: float) -> Descri
     except ScreenpilotError:
         raise
     except MemoryError:
-        raise VisionError(f"{path}: not enough memory to describe it",
-                          hint="try a smaller image") from None
+        raise VisionError(
+            f"{path}: not enough memory to describe it", hint="try a smaller image"
+        ) from None
     except Exception as exc:  # a bug of ours: say so, keep the batch going
-        raise VisionError(f"{path}: vision failed ({type(exc).__name__}: {exc})",
-                          hint="a bug in screenpilot; please report it with the image") from exc
+        raise VisionError(
+            f"{path}: vision failed ({type(exc).__name__}: {exc})",
+            hint="a bug in screenpilot; please report it with the image",
+        ) from exc
 
 
-def describe_files(files: Sequence[Path], stages: Sequence[str], threshold: float, *,
-                   done: Callable[[Path], None] | None = None) -> list[Result]:
+def describe_files(
+    files: Sequence[Path],
+    stages: Sequence[str],
+    threshold: float,
+    *,
+    done: Callable[[Path], None] | None = None,
+) -> list[Result]:
     """Describe each file, in order; ``done(path)`` after each. With several files an
     error is kept as that file's result; a single file's error is raised."""
     results: list[Result] = []

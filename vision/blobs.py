@@ -34,7 +34,7 @@ def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) 
     step = 2 if pixels.shape[1] >= 900 else 1
     img = pixels[::step, ::step].astype(np.int16)
     w = img.shape[1]
-    background = np.median(img[:, ::4], axis=1).astype(np.int16)   # a sample is enough
+    background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
     mask = (np.abs(img - background[:, None, :]).sum(axis=2) > CONTRAST).astype(np.uint8)
     grow = max(1, round(w * 0.006))
     mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -47,8 +47,9 @@ def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) 
             continue
         if area < 0.2 * bw * bh:
             continue
-        box = Box.of((x + grow) * step, (y + grow) * step, (x + bw - grow) * step,
-                     (y + bh - grow) * step)
+        box = Box.of(
+            (x + grow) * step, (y + grow) * step, (x + bw - grow) * step, (y + bh - grow) * step
+        )
         if box.width <= 0 or box.height <= 0:
             continue
         if any(k.intersection(box) > 0.1 * box.area for k in known):

@@ -90,8 +90,9 @@ def quantise(gray: npt.NDArray[np.uint8], k: int = 8, bin_size: int = 8) -> npt.
     return out
 
 
-def edge_masks(gray: npt.NDArray[np.uint8], k: int = 8) -> tuple[npt.NDArray[np.bool_],
-                                                                 npt.NDArray[np.bool_]]:
+def edge_masks(
+    gray: npt.NDArray[np.uint8], k: int = 8
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Edge pixels of horizontal and of vertical structures (steps 1-4)."""
     import cv2
 
@@ -120,7 +121,7 @@ def _runs(mask: npt.NDArray[np.bool_], min_len: int) -> list[tuple[int, int, int
 def _fit(mask: npt.NDArray[np.bool_], row: int, start: int, end: int) -> float | None:
     """Least-squares line through the run's pixels (+-1 row); its mean row, or None if tilted."""
     r0 = max(0, row - 1)
-    ys, xs = np.nonzero(mask[r0:row + 2, start:end])
+    ys, xs = np.nonzero(mask[r0 : row + 2, start:end])
     if len(xs) < 2:
         return float(row)
     if np.ptp(xs) == 0:
@@ -131,8 +132,9 @@ def _fit(mask: npt.NDArray[np.bool_], row: int, start: int, end: int) -> float |
     return float(intercept + slope * (end - start) / 2)
 
 
-def segments(mask: npt.NDArray[np.bool_], orient: Orientation, min_len: int,
-             scale: float) -> list[Segment]:
+def segments(
+    mask: npt.NDArray[np.bool_], orient: Orientation, min_len: int, scale: float
+) -> list[Segment]:
     """Least-squares segments of aligned edge pixels, in original pixels (step 5)."""
     import cv2
 
@@ -151,8 +153,11 @@ def group_segments(segs: list[Segment], pos_tol: float, gap_tol: float) -> list[
     merged: list[Segment] = []
     for s in sorted(segs, key=lambda s: (s.pos, s.start)):
         for i, m in enumerate(merged):
-            if abs(m.pos - s.pos) <= pos_tol and s.start <= m.end + gap_tol \
-                    and m.start <= s.end + gap_tol:
+            if (
+                abs(m.pos - s.pos) <= pos_tol
+                and s.start <= m.end + gap_tol
+                and m.start <= s.end + gap_tol
+            ):
                 w = m.length + s.length
                 pos = (m.pos * m.length + s.pos * s.length) / max(w, 1e-6)
                 merged[i] = Segment(m.orient, pos, min(m.start, s.start), max(m.end, s.end))
@@ -162,8 +167,9 @@ def group_segments(segs: list[Segment], pos_tol: float, gap_tol: float) -> list[
     return merged
 
 
-def find_lines(image: RGB, *, k: int = 8,
-               min_frac: float = 0.12) -> tuple[list[Segment], list[Segment]]:
+def find_lines(
+    image: RGB, *, k: int = 8, min_frac: float = 0.12
+) -> tuple[list[Segment], list[Segment]]:
     """Horizontal and vertical lines of ``image`` (steps 1-6)."""
     gray, scale = _work_copy(image)
     hmask, vmask = edge_masks(gray, k)
@@ -178,17 +184,19 @@ def find_lines(image: RGB, *, k: int = 8,
 
 
 def _frame(width: int, height: int) -> tuple[list[Segment], list[Segment]]:
-    return ([Segment("h", 0.0, 0.0, width), Segment("h", float(height), 0.0, width)],
-            [Segment("v", 0.0, 0.0, height), Segment("v", float(width), 0.0, height)])
+    return (
+        [Segment("h", 0.0, 0.0, width), Segment("h", float(height), 0.0, width)],
+        [Segment("v", 0.0, 0.0, height), Segment("v", float(width), 0.0, height)],
+    )
 
 
-def _supports(v: Segment, top: Segment, bottom: Segment, x1: float, x2: float,
-              tol: float) -> bool:
+def _supports(v: Segment, top: Segment, bottom: Segment, x1: float, x2: float, tol: float) -> bool:
     return x1 - tol <= v.pos <= x2 + tol and v.start <= top.pos + tol and v.end >= bottom.pos - tol
 
 
-def _cell(top: Segment, bottom: Segment, vs: list[Segment], hs: list[Segment],
-          tol: float, min_w: float) -> Cell | None:
+def _cell(
+    top: Segment, bottom: Segment, vs: list[Segment], hs: list[Segment], tol: float, min_w: float
+) -> Cell | None:
     x1, x2 = max(top.start, bottom.start), min(top.end, bottom.end)
     if x2 - x1 < min_w:
         return None
@@ -197,14 +205,16 @@ def _cell(top: Segment, bottom: Segment, vs: list[Segment], hs: list[Segment],
         return None
     left, right = sides[0], sides[-1]
     for h in hs:  # minimal: no line between top and bottom spans the cell
-        if top.pos + tol < h.pos < bottom.pos - tol and h.start <= left + tol \
-                and h.end >= right - tol:
+        if (
+            top.pos + tol < h.pos < bottom.pos - tol
+            and h.start <= left + tol
+            and h.end >= right - tol
+        ):
             return None
     return left, top.pos, right, bottom.pos
 
 
-def rectangles(hs: list[Segment], vs: list[Segment], width: int,
-               height: int) -> list[Cell]:
+def rectangles(hs: list[Segment], vs: list[Segment], width: int, height: int) -> list[Cell]:
     """Minimal rectangles whose four sides are lines or the screen's frame (step 7)."""
     fh, fv = _frame(width, height)
     hs, vs = sorted(hs + fh, key=lambda s: s.pos), vs + fv
@@ -212,7 +222,7 @@ def rectangles(hs: list[Segment], vs: list[Segment], width: int,
     min_w, min_h = 0.2 * width, 0.025 * height
     out = []
     for i, top in enumerate(hs):
-        for bottom in hs[i + 1:]:
+        for bottom in hs[i + 1 :]:
             if bottom.pos - top.pos < min_h:
                 continue
             cell = _cell(top, bottom, vs, hs, tol, min_w)
@@ -246,8 +256,8 @@ def _is_dialog(box: Box, image: RGB) -> bool:
     left, right = box.x1, w - box.x2
     if min(left, right) < 0.04 * w or abs(left - right) > 0.04 * w or box.height < 0.12 * h:
         return False
-    inside = float(image[box.y1:box.y2, box.x1:box.x2].mean())
-    band = image[box.y1:box.y2, : box.x1]
+    inside = float(image[box.y1 : box.y2, box.x1 : box.x2].mean())
+    band = image[box.y1 : box.y2, : box.x1]
     return band.size > 0 and float(band.mean()) < inside - 30
 
 
@@ -256,12 +266,16 @@ def _outside(cell: Cell, bars: list[Box]) -> bool:
     return all(box.intersection(b) < 0.3 * box.area for b in bars)
 
 
-def layout_regions(image: RGB, hs: list[Segment], vs: list[Segment],
-                   bars: list[Box] | None = None) -> list[Region]:
+def layout_regions(
+    image: RGB, hs: list[Segment], vs: list[Segment], bars: list[Box] | None = None
+) -> list[Region]:
     """Lists, cards and dialogs from the rectangles of ``hs`` x ``vs`` (outside ``bars``)."""
     h, w = image.shape[:2]
-    cells = [c for c in rectangles(hs, vs, w, h)
-             if (c[2] - c[0]) * (c[3] - c[1]) < 0.8 * w * h and _outside(c, bars or [])]
+    cells = [
+        c
+        for c in rectangles(hs, vs, w, h)
+        if (c[2] - c[0]) * (c[3] - c[1]) < 0.8 * w * h and _outside(c, bars or [])
+    ]
     tol = max(4.0, w / 60)
     out = []
     for run in _stacks(cells, tol):
@@ -291,8 +305,9 @@ def row_colours(image: RGB) -> npt.NDArray[np.int16]:
     import cv2
 
     h, w = image.shape[:2]
-    small = np.asarray(cv2.resize(image, (96, h), interpolation=cv2.INTER_AREA)) \
-        if w > 96 else image
+    small = (
+        np.asarray(cv2.resize(image, (96, h), interpolation=cv2.INTER_AREA)) if w > 96 else image
+    )
     colours: npt.NDArray[np.int16] = np.median(small, axis=1).astype(np.int16)
     return colours
 
@@ -352,8 +367,8 @@ def _uniform(strip: RGB) -> bool:
 
 def _distinct(image: RGB, row: int, span: int = 16) -> bool:
     """Whether the background below ``row`` differs from the one above it (a bar's edge)."""
-    above = np.median(image[max(0, row - span):row].reshape(-1, 3), axis=0)
-    below = np.median(image[row:row + span].reshape(-1, 3), axis=0)
+    above = np.median(image[max(0, row - span) : row].reshape(-1, 3), axis=0)
+    below = np.median(image[row : row + span].reshape(-1, 3), axis=0)
     return float(np.abs(above - below).max()) >= 10
 
 

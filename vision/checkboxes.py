@@ -52,11 +52,11 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     if x1 - pad < 0 or y1 - pad < 0 or x2 + pad > w or y2 + pad > h:
         return None
     band = max(1, side // 12)
-    crop = gray[y1 - pad:y2 + pad, x1 - pad:x2 + pad].astype(np.float32)
+    crop = gray[y1 - pad : y2 + pad, x1 - pad : x2 + pad].astype(np.float32)
     x1, y1, x2, y2 = pad, pad, pad + side, pad + (y2 - y1)
     outside = _ring(crop, 0, 0, crop.shape[1], crop.shape[0], pad - 1 if pad > 2 else 1)
     ring = _ring(crop, x1, y1, x2, y2, band)
-    inside = crop[y1 + side // 4:y2 - side // 4, x1 + side // 4:x2 - side // 4]
+    inside = crop[y1 + side // 4 : y2 - side // 4, x1 + side // 4 : x2 - side // 4]
     if not _plain(outside) or inside.size == 0:
         return None
     surround, edge = float(np.median(outside)), float(np.median(ring))
@@ -64,7 +64,7 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
         return None
     if _plain(inside) and abs(float(np.median(inside)) - surround) < CONTRAST / 2:
         return False
-    inner = crop[y1 + 2 * band:y2 - 2 * band, x1 + 2 * band:x2 - 2 * band]
+    inner = crop[y1 + 2 * band : y2 - 2 * band, x1 + 2 * band : x2 - 2 * band]
     mark = np.abs(inner - edge) > CONTRAST
     if inner.size == 0 or not 0.05 < float(mark.mean()) < 0.5:
         return None
@@ -76,9 +76,9 @@ def _check_mark(mark: np.ndarray) -> bool:
     (a person's head, a picture's mountains or a letter fill it, or leave the
     top right empty)."""
     h, w = mark.shape
-    top_left = float(mark[:h // 2, :w // 2].mean())
-    top_right = float(mark[:h // 2, w // 2:].mean())
-    bottom = float(mark[h // 2:].mean())
+    top_left = float(mark[: h // 2, : w // 2].mean())
+    top_right = float(mark[: h // 2, w // 2 :].mean())
+    bottom = float(mark[h // 2 :].mean())
     return top_right > 0.08 and bottom > 0.08 and top_left < 0.5 * top_right
 
 
@@ -111,8 +111,12 @@ def _dedupe(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int,
 
 
 def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
-    return (outer[0] <= inner[0] and outer[1] <= inner[1]
-            and inner[2] <= outer[2] and inner[3] <= outer[3])
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
 
 
 def find_check_boxes(pixels: np.ndarray) -> list[Element]:
@@ -125,8 +129,16 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
     for box in _dedupe(_squares(grey)):
         state = _classify(grey, box)
         if state is not None:
-            found.append(Element(0, ElementKind.CHECK_BOX, Box.of(*box), confidence=CONFIDENCE,
-                                 checked=state, clickable=True))
+            found.append(
+                Element(
+                    0,
+                    ElementKind.CHECK_BOX,
+                    Box.of(*box),
+                    confidence=CONFIDENCE,
+                    checked=state,
+                    clickable=True,
+                )
+            )
     return found
 
 
@@ -134,8 +146,11 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
     """``widgets`` plus the check boxes only the pixels show; a detected image or
     button that is the same square becomes that check box."""
     bars = [e.box for e in widgets if e.kind is ElementKind.NAVIGATION_BAR]
-    found = [f for f in find_check_boxes(pixels)
-             if not any(b.intersection(f.box) > 0.5 * f.box.area for b in bars)]
+    found = [
+        f
+        for f in find_check_boxes(pixels)
+        if not any(b.intersection(f.box) > 0.5 * f.box.area for b in bars)
+    ]
     out = []
     for e in widgets:
         same = next((f for f in found if f.box.iou(e.box) > 0.5), None)

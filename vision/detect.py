@@ -39,8 +39,10 @@ MODES: tuple[str, ...] = ("letterbox", "rect", "tile")
 FloatArray = npt.NDArray[np.float32]
 ImageInput: TypeAlias = "str | Path | npt.NDArray[np.uint8] | PILImage.Image"
 PAD_VALUE = 114
-MODEL_HINT = ("train and export one (`screenpilot train detector ...`, then `screenpilot export "
-              "detector W.pt --out models/detector.onnx`) or pass the path of a YOLOv8 ONNX file")
+MODEL_HINT = (
+    "train and export one (`screenpilot train detector ...`, then `screenpilot export "
+    "detector W.pt --out models/detector.onnx`) or pass the path of a YOLOv8 ONNX file"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +73,12 @@ class Detection:
         kind = self.kind
         if kind is None:
             raise VisionError(f"detector class {self.name!r} is not a screenpilot widget class")
-        return Element(id=element_id, kind=kind, box=Box.of(*self.xyxy),
-                       confidence=min(1.0, max(0.0, self.confidence)))
+        return Element(
+            id=element_id,
+            kind=kind,
+            box=Box.of(*self.xyxy),
+            confidence=min(1.0, max(0.0, self.confidence)),
+        )
 
 
 # --------------------------------------------------------------------------- geometry
@@ -88,8 +94,9 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 def _areas(boxes: FloatArray) -> FloatArray:
-    out: FloatArray = ((boxes[:, 2] - boxes[:, 0]).clip(0)
-                       * (boxes[:, 3] - boxes[:, 1]).clip(0)).astype(np.float32)
+    out: FloatArray = (
+        (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
+    ).astype(np.float32)
     return out
 
 
@@ -109,7 +116,7 @@ def nms(boxes: FloatArray, scores: FloatArray, iou_threshold: float) -> list[int
         keep.append(int(best))
         if not order:
             break
-        ious = iou_matrix(boxes[best:best + 1], boxes[order])[0]
+        ious = iou_matrix(boxes[best : best + 1], boxes[order])[0]
         order = [i for i, v in zip(order, ious, strict=True) if v <= iou_threshold]
     return keep
 
@@ -121,7 +128,7 @@ def suppress_nested(boxes: FloatArray, scores: FloatArray, threshold: float) -> 
     areas = _areas(boxes)
     for i in np.argsort(-scores, kind="stable"):
         if keep:
-            inter = _intersection(boxes[i:i + 1], boxes[keep])[0]
+            inter = _intersection(boxes[i : i + 1], boxes[keep])[0]
             smaller = np.maximum(np.minimum(areas[i], areas[keep]), 1e-9)
             if float((inter / smaller).max()) > threshold:
                 continue
@@ -182,7 +189,7 @@ def prepare(image: npt.NDArray[np.uint8], shape: tuple[int, int]) -> Prepared:
     pad_x, pad_y = (shape[1] - new_w) / 2, (shape[0] - new_h) / 2
     canvas = np.full((shape[0], shape[1], 3), PAD_VALUE, dtype=np.uint8)
     top, left = round(pad_y - 0.1), round(pad_x - 0.1)
-    canvas[top:top + new_h, left:left + new_w] = resized
+    canvas[top : top + new_h, left : left + new_w] = resized
     tensor = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
     return Prepared(np.ascontiguousarray(tensor), scale, float(left), float(top))
 
@@ -210,10 +217,19 @@ def tiles(h: int, w: int, *, aspect: float = 1.0, overlap: float = 0.2) -> list[
 class Detector:
     """A YOLOv8 ONNX widget detector on onnxruntime."""
 
-    def __init__(self, model_path: str | Path, *, imgsz: int | None = None,
-                 mode: Mode = "letterbox", conf: float = 0.25, iou: float = 0.45,
-                 nested_threshold: float | None = 0.9, max_det: int = 300,
-                 threads: int | None = None, tile_aspect: float = 1.0) -> None:
+    def __init__(
+        self,
+        model_path: str | Path,
+        *,
+        imgsz: int | None = None,
+        mode: Mode = "letterbox",
+        conf: float = 0.25,
+        iou: float = 0.45,
+        nested_threshold: float | None = 0.9,
+        max_det: int = 300,
+        threads: int | None = None,
+        tile_aspect: float = 1.0,
+    ) -> None:
         if mode not in MODES:
             raise VisionError(f"unknown detection mode {mode!r}", hint=f"use one of {MODES}")
         self.path = Path(model_path)
@@ -253,8 +269,9 @@ class Detector:
             return (self.imgsz, self.imgsz)
         return rect_shape(h, w, self.imgsz, self.stride)
 
-    def _run_tile(self, pixels: npt.NDArray[np.uint8], top: int,
-                  bottom: int) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    def _run_tile(
+        self, pixels: npt.NDArray[np.uint8], top: int, bottom: int
+    ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
         crop = pixels[top:bottom]
         prepared = prepare(crop, self._shape_for(*crop.shape[:2]))
         output = self._infer(prepared.tensor)
@@ -267,12 +284,14 @@ class Detector:
         try:
             outputs = self.session.run(None, {self.input_name: tensor})
         except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise VisionError(f"detector {self.path} failed on an input of shape "
-                              f"{tensor.shape}: {exc}") from exc
+            raise VisionError(
+                f"detector {self.path} failed on an input of shape {tensor.shape}: {exc}"
+            ) from exc
         return np.asarray(outputs[0], dtype=np.float32)
 
-    def _postprocess(self, boxes: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64],
-                     w: int, h: int) -> list[Detection]:
+    def _postprocess(
+        self, boxes: FloatArray, scores: FloatArray, classes: npt.NDArray[np.int64], w: int, h: int
+    ) -> list[Detection]:
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         valid = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
@@ -283,16 +302,27 @@ class Detector:
             nested = suppress_nested(boxes[keep], scores[keep], self.nested_threshold)
             keep = [keep[i] for i in nested]
         keep = keep[: self.max_det]
-        return [Detection(int(classes[i]), self.names[int(classes[i])], float(scores[i]),
-                          *(float(v) for v in boxes[i])) for i in keep]
+        return [
+            Detection(
+                int(classes[i]),
+                self.names[int(classes[i])],
+                float(scores[i]),
+                *(float(v) for v in boxes[i]),
+            )
+            for i in keep
+        ]
 
 
-def decode(output: FloatArray, conf: float,
-           num_classes: int) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
+def decode(
+    output: FloatArray, conf: float, num_classes: int
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
     """YOLOv8 head ``(1, 4 + nc, N)`` -> xyxy boxes, best-class scores and class ids."""
     if output.ndim != 3 or output.shape[1] != 4 + num_classes:
-        raise VisionError(f"detector output of shape {output.shape} is not a YOLOv8 head for "
-                          f"{num_classes} classes", hint=MODEL_HINT)
+        raise VisionError(
+            f"detector output of shape {output.shape} is not a YOLOv8 head for "
+            f"{num_classes} classes",
+            hint=MODEL_HINT,
+        )
     pred = output[0].T
     class_scores = pred[:, 4:]
     classes = class_scores.argmax(axis=1)

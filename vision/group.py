@@ -33,8 +33,15 @@ log = logging.getLogger("screenpilot.vision")
 #: Widgets whose text is inside them.
 CONTAINERS = frozenset({ElementKind.BUTTON, ElementKind.EDIT_TEXT, ElementKind.SPINNER})
 #: Widgets labelled by a text beside them on the same row.
-LABELLED = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX, ElementKind.RADIO_GROUP,
-                      ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
+LABELLED = frozenset(
+    {
+        ElementKind.SWITCH,
+        ElementKind.CHECK_BOX,
+        ElementKind.RADIO_GROUP,
+        ElementKind.SEEK_BAR,
+        ElementKind.RATING_BAR,
+    }
+)
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
 #: Wide widgets whose label may stand above them.
@@ -42,8 +49,9 @@ BARS = frozenset({ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
 #: A label on a widget's row may be this many times ``max_dist`` away (settings rows).
 ROW_LABEL_FACTOR = 20
 #: Blocks that never take a caption.
-NO_CAPTION = frozenset({BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.TAB_BAR,
-                        BlockKind.KEYBOARD})
+NO_CAPTION = frozenset(
+    {BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.TAB_BAR, BlockKind.KEYBOARD}
+)
 #: Widgets named by a text centred below them (app icons on a home screen).
 PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 
@@ -67,22 +75,32 @@ def _inside(text: Box, widget: Box) -> bool:
 
 def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
     cx_t, cx_w = text.center[0], widget.center[0]
-    return (0 <= text.y1 - widget.y2 <= max_dist and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
-            and text.width <= 2.5 * widget.width)
+    return (
+        0 <= text.y1 - widget.y2 <= max_dist
+        and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
+        and text.width <= 2.5 * widget.width
+    )
 
 
 def _label_above(text: Box, widget: Box, max_dist: float) -> bool:
     """A left-aligned title just above a wide widget (a seek bar's "Media volume")."""
-    return (0 <= widget.y1 - text.y2 <= 2 * max_dist and text.x1 < widget.x2
-            and text.x2 > widget.x1 and text.x1 <= widget.x1 + 0.3 * widget.width)
+    return (
+        0 <= widget.y1 - text.y2 <= 2 * max_dist
+        and text.x1 < widget.x2
+        and text.x2 > widget.x1
+        and text.x1 <= widget.x1 + 0.3 * widget.width
+    )
 
 
 def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
     """How a text relates to a widget: ``text``, ``caption``, ``name`` or None."""
     if widget.kind in CONTAINERS and _inside(text, widget.box):
         return "text"
-    if widget.kind in LABELLED and same_row(text, widget.box) and gap(text, widget.box) <= \
-            ROW_LABEL_FACTOR * max_dist:
+    if (
+        widget.kind in LABELLED
+        and same_row(text, widget.box)
+        and gap(text, widget.box) <= ROW_LABEL_FACTOR * max_dist
+    ):
         return "caption"
     if widget.kind in BARS and _label_above(text, widget.box, max_dist):
         return "caption"
@@ -91,8 +109,7 @@ def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
     return None
 
 
-def _best_widget(text: Box, widgets: Sequence[Element],
-                 max_dist: float) -> tuple[int, str] | None:
+def _best_widget(text: Box, widgets: Sequence[Element], max_dist: float) -> tuple[int, str] | None:
     best: tuple[float, int, str] | None = None
     for i, w in enumerate(widgets):
         rel = _relation(text, w, max_dist)
@@ -100,9 +117,9 @@ def _best_widget(text: Box, widgets: Sequence[Element],
             continue
         d = gap(text, w.box)
         if w.kind is ElementKind.RADIO_GROUP and any(
-                o.kind in TOGGLE_KINDS and _relation(text, o, max_dist) == "caption"
-                for o in widgets):
-            continue      # a row's switch names the row, not a (doubtful) radio group on it
+            o.kind in TOGGLE_KINDS and _relation(text, o, max_dist) == "caption" for o in widgets
+        ):
+            continue  # a row's switch names the row, not a (doubtful) radio group on it
         if best is None or d < best[0]:
             best = (d, i, rel)
     return None if best is None else (best[1], best[2])
@@ -112,8 +129,9 @@ def _reading_key(e: Element) -> tuple[int, int]:
     return (e.box.y1 // 8, e.box.x1)
 
 
-def match_texts(widgets: Sequence[Element], texts: Sequence[Element], *,
-                max_dist: float) -> tuple[list[Element], list[Element]]:
+def match_texts(
+    widgets: Sequence[Element], texts: Sequence[Element], *, max_dist: float
+) -> tuple[list[Element], list[Element]]:
     """Texts matched to widgets: (widgets with their text/caption, unmatched texts)."""
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
@@ -144,15 +162,15 @@ def _absorb(widget: Element, texts: list[tuple[str, Element]]) -> Element:
     caption = " ".join(t.text for rel, t in texts if rel == "caption")
     if not (inner or caption):
         return widget
-    return dataclasses.replace(widget, text=widget.text or inner,
-                               caption=widget.caption or caption)
+    return dataclasses.replace(widget, text=widget.text or inner, caption=widget.caption or caption)
 
 
 # --------------------------------------------------------------------------- captions
 
 
-def block_caption(block: Box, elements: Sequence[Element], *,
-                  indent: float = 0.12) -> Element | None:
+def block_caption(
+    block: Box, elements: Sequence[Element], *, indent: float = 0.12
+) -> Element | None:
     """The pure text (a lone TEXT on its row) at the top of ``block``, left- or centre-justified."""
     inside = [e for e in elements if block.intersection(e.box) >= 0.8 * e.box.area]
     if not inside:
@@ -178,12 +196,22 @@ def find_tab_rows(elements: Sequence[Element], width: int, height: int) -> list[
     must not make a second bar of the same tabs; icon-only rows count where no row of
     labels lies on the same band."""
     texts = _rows([e for e in elements if e.kind is ElementKind.TEXT], width, height)
-    others = _rows([e for e in elements if e.kind in (ElementKind.ICON, ElementKind.IMAGE,
-                                                      ElementKind.BUTTON)], width, height)
+    others = _rows(
+        [
+            e
+            for e in elements
+            if e.kind in (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
+        ],
+        width,
+        height,
+    )
     bands = [(min(e.box.y1 for e in r), max(e.box.y2 for e in r)) for r in texts]
     near = 0.08 * height
-    return texts + [r for r in others if not any(
-        y1 - near <= r[0].box.center[1] <= y2 + near for y1, y2 in bands)]
+    return texts + [
+        r
+        for r in others
+        if not any(y1 - near <= r[0].box.center[1] <= y2 + near for y1, y2 in bands)
+    ]
 
 
 def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Element]]:
@@ -192,8 +220,9 @@ def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Ele
         if len(e.text.split()) > 2:
             continue
         for row in rows:
-            if same_row(row[0].box, e.box) and abs(row[0].box.height - e.box.height) \
-                    <= 0.5 * max(row[0].box.height, e.box.height):
+            if same_row(row[0].box, e.box) and abs(row[0].box.height - e.box.height) <= 0.5 * max(
+                row[0].box.height, e.box.height
+            ):
                 row.append(e)
                 break
         else:
@@ -226,8 +255,10 @@ def tab_cells(row: Sequence[Element], width: int) -> list[Box]:
     pad = max(4, (y2 - y1) // 3)
     below = max(4, y2 - y1)  # the active tab's indicator line sits under its label
     mids = [0] + [(a + b) // 2 for a, b in itertools.pairwise(xs)] + [width]
-    return [Box(mids[i], max(0, y1 - pad), max(mids[i] + 1, mids[i + 1]), y2 + below)
-            for i in range(len(row))]
+    return [
+        Box(mids[i], max(0, y1 - pad), max(mids[i] + 1, mids[i + 1]), y2 + below)
+        for i in range(len(row))
+    ]
 
 
 def _foreground(crop: RGB, background: npt.NDArray[np.float64]) -> RGB:
@@ -254,7 +285,7 @@ def active_tab(image: RGB, cells: Sequence[Box]) -> int | None:
     """Index of the tab whose colour distribution differs most from the others (None if unclear)."""
     if len(cells) < 2:
         return None
-    crops = [image[c.y1:c.y2, c.x1:c.x2] for c in cells]
+    crops = [image[c.y1 : c.y2, c.x1 : c.x2] for c in cells]
     background = np.median(np.concatenate([c.reshape(-1, 3) for c in crops]), axis=0)
     hists = [hue_histogram(_foreground(c, background)) for c in crops]
     if len(cells) == 2:

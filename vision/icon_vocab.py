@@ -27,8 +27,20 @@ from screenpilot.errors import DataError
 UNKNOWN = "unknown"
 
 _PREFIXES = ("ic_fluent_", "icon_", "ion_", "ios_", "android_", "md_")
-_STYLE_SUFFIXES = ("_outline", "_outlined", "_line", "_fill", "_filled", "_regular", "_solid",
-                   "_round", "_rounded", "_sharp", "_variant", "_alt")
+_STYLE_SUFFIXES = (
+    "_outline",
+    "_outlined",
+    "_line",
+    "_fill",
+    "_filled",
+    "_regular",
+    "_solid",
+    "_round",
+    "_rounded",
+    "_sharp",
+    "_variant",
+    "_alt",
+)
 #: Ionicons v2 marks its variants with a letter or ``strong``.
 _ION_SUFFIXES = (*_STYLE_SUFFIXES, "_strong", "_a", "_b", "_c")
 _DECORATION_SUFFIXES = ("_circle", "_circled", "_box", "_square")
@@ -53,8 +65,9 @@ class IconLabel:
 class Vocabulary:
     """The labels, and the name and description mappings built from them."""
 
-    def __init__(self, labels: list[IconLabel],
-                 family_aliases: dict[str, dict[str, str | None]]) -> None:
+    def __init__(
+        self, labels: list[IconLabel], family_aliases: dict[str, dict[str, str | None]]
+    ) -> None:
         self.labels = labels
         self.names = [label.name for label in labels]
         self._by_name = {label.name: label for label in labels}
@@ -120,8 +133,11 @@ class Vocabulary:
         """
         label = self.get(name)
         synonyms = ", ".join(label.synonyms[:3])
-        return f"{label.words}: {label.description}; {synonyms}" if synonyms else (
-            f"{label.words}: {label.description}")
+        return (
+            f"{label.words}: {label.description}; {synonyms}"
+            if synonyms
+            else (f"{label.words}: {label.description}")
+        )
 
 
 def name_candidates(raw_name: str, family: str = "") -> list[str]:
@@ -129,7 +145,7 @@ def name_candidates(raw_name: str, family: str = "") -> list[str]:
     name = re.sub(r"[\s\-]+", "_", raw_name.strip().lower())
     for prefix in _PREFIXES:
         if name.startswith(prefix):
-            name = name[len(prefix):]
+            name = name[len(prefix) :]
     name = re.sub(r"_(1[0-9]|2[0-9]|3[0-9]|48)(?=_(regular|filled|light)$)", "", name)
     out = [name]
     stripped = _strip_suffixes(name, _ION_SUFFIXES if family == "ion" else _STYLE_SUFFIXES)
@@ -181,12 +197,20 @@ def _is_cjk(text: str) -> bool:
 
 def _parse(doc: dict[str, Any]) -> Vocabulary:
     try:
-        labels = [IconLabel(name=str(e["name"]), description=str(e["description"]),
-                            synonyms=tuple(e.get("synonyms", ())), zh=tuple(e.get("zh", ())),
-                            icons=tuple(e.get("icons", ())))
-                  for e in doc["labels"]]
-        aliases = {str(f): {str(k): (None if v is None else str(v)) for k, v in a.items()}
-                   for f, a in doc.get("family_aliases", {}).items()}
+        labels = [
+            IconLabel(
+                name=str(e["name"]),
+                description=str(e["description"]),
+                synonyms=tuple(e.get("synonyms", ())),
+                zh=tuple(e.get("zh", ())),
+                icons=tuple(e.get("icons", ())),
+            )
+            for e in doc["labels"]
+        ]
+        aliases = {
+            str(f): {str(k): (None if v is None else str(v)) for k, v in a.items()}
+            for f, a in doc.get("family_aliases", {}).items()
+        }
     except (KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"icon vocabulary is malformed: {exc}") from exc
     return Vocabulary(labels, aliases)
@@ -196,10 +220,13 @@ def _parse(doc: dict[str, Any]) -> Vocabulary:
 def load_vocabulary() -> Vocabulary:
     """The shipped vocabulary (``vision/data/icon_vocabulary.json``)."""
     try:
-        text = (resources.files("screenpilot.vision") / "data" / "icon_vocabulary.json"
-                ).read_text(encoding="utf-8")
+        text = (resources.files("screenpilot.vision") / "data" / "icon_vocabulary.json").read_text(
+            encoding="utf-8"
+        )
         doc = json.loads(text)
     except (OSError, ValueError) as exc:
-        raise DataError(f"cannot read the icon vocabulary: {exc}",
-                        hint="reinstall screenpilot (the JSON is package data)") from exc
+        raise DataError(
+            f"cannot read the icon vocabulary: {exc}",
+            hint="reinstall screenpilot (the JSON is package data)",
+        ) from exc
     return _parse(doc)

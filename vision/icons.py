@@ -72,8 +72,9 @@ def load_crop(crop: Crop) -> Image.Image:
 
 def _from_array(array: npt.NDArray[Any]) -> Image.Image:
     if array.dtype != np.uint8 or array.ndim not in (2, 3) or array.size == 0:
-        raise ImageError(f"icon crop array must be non-empty uint8 (H, W[, C]), got "
-                         f"{array.dtype} {array.shape}")
+        raise ImageError(
+            f"icon crop array must be non-empty uint8 (H, W[, C]), got {array.dtype} {array.shape}"
+        )
     if array.ndim == 3 and array.shape[2] not in (1, 3, 4):
         raise ImageError(f"icon crop array has {array.shape[2]} channels")
     return Image.fromarray(array.squeeze(2) if array.ndim == 3 and array.shape[2] == 1 else array)
@@ -109,9 +110,10 @@ def squarish(image: Image.Image, max_aspect: float = MAX_ASPECT) -> Image.Image:
 
 def to_pixels(images: Sequence[Image.Image], size: int) -> FloatArray:
     """RGB images -> float32 (N, 3, size, size) in [0, 1] (see ``squarish``)."""
-    rows = [np.asarray(squarish(img).resize((size, size), Image.Resampling.BILINEAR),
-                       dtype=np.float32)
-            for img in images]
+    rows = [
+        np.asarray(squarish(img).resize((size, size), Image.Resampling.BILINEAR), dtype=np.float32)
+        for img in images
+    ]
     return (np.stack(rows) / 255.0).transpose(0, 3, 1, 2).astype(np.float32)
 
 
@@ -135,17 +137,26 @@ class OnnxImageTower:
 
     def embed_uint8(self, images: npt.NDArray[np.uint8], batch: int = 256) -> FloatArray:
         """(N, S, S, 3) uint8 crops already at the input size -> (N, D)."""
-        outs = [self.embed((images[i:i + batch].astype(np.float32) / 255.0)
-                           .transpose(0, 3, 1, 2).copy())
-                for i in range(0, len(images), batch)]
+        outs = [
+            self.embed(
+                (images[i : i + batch].astype(np.float32) / 255.0).transpose(0, 3, 1, 2).copy()
+            )
+            for i in range(0, len(images), batch)
+        ]
         return np.concatenate(outs) if outs else np.zeros((0, 1), np.float32)
 
 
 def _open_session(path: Path, threads: int) -> InferenceSession:
     # int8-stored weights (``export icons --quantize``): let the optimiser fold their
     # DequantizeLinear nodes into float constants once, at load time.
-    return open_session(path, what="icon model", hint=MODEL_HINT, threads=max(1, threads),
-                        inter_threads=1, config={"session.disable_quant_qdq": "1"})
+    return open_session(
+        path,
+        what="icon model",
+        hint=MODEL_HINT,
+        threads=max(1, threads),
+        inter_threads=1,
+        config={"session.disable_quant_qdq": "1"},
+    )
 
 
 @dataclass(frozen=True)
@@ -163,28 +174,40 @@ class LabelTable:
         """Read ``icons_labels.json``."""
         try:
             doc = json.loads(Path(path).read_text(encoding="utf-8"))
-            table = cls(names=[str(n) for n in doc["labels"]],
-                        embeddings=np.asarray(doc["embeddings"], dtype=np.float32),
-                        logit_scale=float(doc["logit_scale"]), threshold=float(doc["threshold"]),
-                        metrics=dict(doc.get("metrics", {})))
+            table = cls(
+                names=[str(n) for n in doc["labels"]],
+                embeddings=np.asarray(doc["embeddings"], dtype=np.float32),
+                logit_scale=float(doc["logit_scale"]),
+                threshold=float(doc["threshold"]),
+                metrics=dict(doc.get("metrics", {})),
+            )
         except FileNotFoundError as exc:
-            raise VisionError(f"icon label file {path} does not exist",
-                              hint="`screenpilot export icons` writes it next to the model"
-                              ) from exc
+            raise VisionError(
+                f"icon label file {path} does not exist",
+                hint="`screenpilot export icons` writes it next to the model",
+            ) from exc
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise VisionError(f"icon label file {path} is malformed: {exc}") from exc
         if table.embeddings.shape[0] != len(table.names):
-            raise VisionError(f"icon label file {path}: {len(table.names)} labels but "
-                              f"{table.embeddings.shape[0]} embeddings")
+            raise VisionError(
+                f"icon label file {path}: {len(table.names)} labels but "
+                f"{table.embeddings.shape[0]} embeddings"
+            )
         return table
 
 
 class IconLabeller:
     """Labels icon crops; see the module docstring."""
 
-    def __init__(self, model_path: str | Path | None = None,
-                 labels_path: str | Path | None = None, *, threads: int = 2,
-                 threshold: float | None = None, batch: int = 64) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        labels_path: str | Path | None = None,
+        *,
+        threads: int = 2,
+        threshold: float | None = None,
+        batch: int = 64,
+    ) -> None:
         model_path = Path(model_path) if model_path else DEFAULT_MODEL
         if labels_path is None:
             labels_path = model_path.with_name(model_path.stem + "_labels.json")
@@ -210,13 +233,15 @@ class IconLabeller:
         images = [load_crop(c) for c in crops]
         if not images:
             return np.zeros((0, len(self.table.names)), np.float32)
-        embeddings = np.concatenate([
-            self.tower.embed(to_pixels(images[i:i + self.batch], self.tower.size))
-            for i in range(0, len(images), self.batch)])
+        embeddings = np.concatenate(
+            [
+                self.tower.embed(to_pixels(images[i : i + self.batch], self.tower.size))
+                for i in range(0, len(images), self.batch)
+            ]
+        )
         # einsum, not ``@``: a small matrix product through multi-threaded BLAS took
         # 30-50 ms per batch on a busy 2-core machine (threads spinning), einsum 0.1 ms.
-        logits = self.table.logit_scale * np.einsum("nd,ld->nl", embeddings,
-                                                    self.table.embeddings)
+        logits = self.table.logit_scale * np.einsum("nd,ld->nl", embeddings, self.table.embeddings)
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         probs: FloatArray = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
@@ -231,8 +256,13 @@ class IconLabeller:
             order = np.argsort(-row)[:top]
             candidates = [(self.table.names[i], round(float(row[i]), 4)) for i in order]
             best_name, best = candidates[0]
-            results.append(IconResult(label=best_name if best >= self.threshold else UNKNOWN,
-                                      score=best, top=candidates))
+            results.append(
+                IconResult(
+                    label=best_name if best >= self.threshold else UNKNOWN,
+                    score=best,
+                    top=candidates,
+                )
+            )
         return results
 
     def label_one(self, crop: Crop, top: int = 3) -> IconResult:

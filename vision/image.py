@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 RGB: TypeAlias = npt.NDArray[np.uint8]
 ImageInput: TypeAlias = (
-    "str | os.PathLike[str] | bytes | bytearray | PILImage.Image | npt.NDArray[Any]")
+    "str | os.PathLike[str] | bytes | bytearray | PILImage.Image | npt.NDArray[Any]"
+)
 
 #: The smallest side we accept: nothing useful is on a screen this small.
 MIN_SIDE = 8
@@ -62,19 +63,25 @@ def load_image(source: ImageInput) -> RGB:
 
     if isinstance(source, Image.Image):
         return check_size(pil_to_rgb(source, "PIL image"))
-    raise ImageError(f"cannot read an image from a {type(source).__name__}",
-                     hint="pass a path, bytes, a PIL image or a numpy array")
+    raise ImageError(
+        f"cannot read an image from a {type(source).__name__}",
+        hint="pass a path, bytes, a PIL image or a numpy array",
+    )
 
 
 def check_size(rgb: RGB) -> RGB:
     """``rgb`` unchanged if its size is usable, else :class:`ImageError`."""
     h, w = rgb.shape[:2]
     if min(h, w) < MIN_SIDE:
-        raise ImageError(f"image is {w}x{h} pixels, too small to be a screenshot",
-                         hint=f"both sides must be at least {MIN_SIDE} pixels")
+        raise ImageError(
+            f"image is {w}x{h} pixels, too small to be a screenshot",
+            hint=f"both sides must be at least {MIN_SIDE} pixels",
+        )
     if max(h, w) > MAX_SIDE or h * w > MAX_PIXELS:
-        raise ImageError(f"image is {w}x{h} pixels, too large",
-                         hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all")
+        raise ImageError(
+            f"image is {w}x{h} pixels, too large",
+            hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all",
+        )
     return rgb
 
 
@@ -83,9 +90,13 @@ def _read_file(path: Path) -> RGB:
 
 
 def _kind_of(mode: int) -> str:
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-             (stat.S_ISSOCK, "a socket"))
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
@@ -106,11 +117,15 @@ def read_image_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise ImageError(f"{path} is a folder, not an image file")
         if not stat.S_ISREG(info.st_mode):
-            raise ImageError(f"{path} is {_kind_of(info.st_mode)}, not an image file",
-                             hint="pass a screenshot file (PNG, JPEG, WebP...)")
+            raise ImageError(
+                f"{path} is {_kind_of(info.st_mode)}, not an image file",
+                hint="pass a screenshot file (PNG, JPEG, WebP...)",
+            )
         if info.st_size > limit:
-            raise ImageError(f"{path} is {info.st_size:,} bytes, too large to be a screenshot",
-                             hint=f"at most {limit:,} bytes")
+            raise ImageError(
+                f"{path} is {info.st_size:,} bytes, too large to be a screenshot",
+                hint=f"at most {limit:,} bytes",
+            )
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -124,8 +139,10 @@ def read_image_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:  # it grew while being read
-        raise ImageError(f"{path} is over {limit:,} bytes, too large to be a screenshot",
-                         hint=f"at most {limit:,} bytes")
+        raise ImageError(
+            f"{path} is over {limit:,} bytes, too large to be a screenshot",
+            hint=f"at most {limit:,} bytes",
+        )
     return data
 
 
@@ -145,22 +162,31 @@ def _decode(data: bytes, name: str) -> RGB:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageError(f"{name} is too large to decode safely: {exc}") from exc
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise ImageError(f"{name} is truncated or corrupt ({image_format(data)}): {exc}",
-                         hint="capture the screenshot again") from exc
+        raise ImageError(
+            f"{name} is truncated or corrupt ({image_format(data)}): {exc}",
+            hint="capture the screenshot again",
+        ) from exc
     return pil_to_rgb(image, name)
 
 
 def _check_header(image: PILImage.Image, name: str) -> None:
     w, h = image.size
     if max(w, h) > MAX_SIDE or w * h > MAX_PIXELS:
-        raise ImageError(f"{name} is {w}x{h} pixels, too large",
-                         hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all")
+        raise ImageError(
+            f"{name} is {w}x{h} pixels, too large",
+            hint=f"at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all",
+        )
 
 
 def image_format(data: bytes) -> str:
     """The format the first bytes announce (``PNG``, ``JPEG``...) or ``unknown format``."""
-    signatures = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF",
-                  b"RIFF": "WEBP", b"BM": "BMP"}
+    signatures = {
+        b"\x89PNG": "PNG",
+        b"\xff\xd8\xff": "JPEG",
+        b"GIF8": "GIF",
+        b"RIFF": "WEBP",
+        b"BM": "BMP",
+    }
     for magic, fmt in signatures.items():
         if data.startswith(magic):
             return fmt
@@ -172,8 +198,9 @@ def _sniff(data: bytes) -> str:
     if fmt != "unknown format":
         return f"starts like a {fmt}, but the header is damaged"
     head = data[:64]
-    if head.lstrip().startswith((b"<", b"{", b"[")) or all(32 <= b < 127 or b in b"\r\n\t"
-                                                           for b in head):
+    if head.lstrip().startswith((b"<", b"{", b"[")) or all(
+        32 <= b < 127 or b in b"\r\n\t" for b in head
+    ):
         return "looks like text"
     return "unknown format"
 
@@ -203,8 +230,10 @@ def array_to_rgb(array: npt.NDArray[Any]) -> RGB:
     if array.ndim == 2:
         array = np.stack([array] * 3, axis=-1)
     if array.ndim != 3 or array.shape[2] not in (3, 4):
-        raise ImageError(f"array of shape {array.shape} is not an image",
-                         hint="expected (H, W), (H, W, 3) or (H, W, 4)")
+        raise ImageError(
+            f"array of shape {array.shape} is not an image",
+            hint="expected (H, W), (H, W, 3) or (H, W, 4)",
+        )
     rgb = _to_uint8(array)
     if rgb.shape[2] == 4:
         alpha = rgb[:, :, 3:4].astype(np.uint16)

@@ -64,8 +64,9 @@ def changed_rows(prev: RGB, cur: RGB, threshold: int = 16) -> np.ndarray:
     return np.nonzero(peak > threshold)[0]
 
 
-def changed_bands(prev: RGB, cur: RGB, *, threshold: int = 16,
-                  pad: int | None = None) -> list[tuple[int, int]]:
+def changed_bands(
+    prev: RGB, cur: RGB, *, threshold: int = 16, pad: int | None = None
+) -> list[tuple[int, int]]:
     """Row ranges (top, bottom) of ``cur`` that differ from ``prev``, padded and merged."""
     h, w = cur.shape[:2]
     rows = changed_rows(prev, cur, threshold)
@@ -109,10 +110,17 @@ def _outside(box: Box, bands: Sequence[tuple[int, int]]) -> bool:
 class IncrementalDescriber:
     """Describe consecutive screenshots, re-reading only the bands that changed."""
 
-    def __init__(self, *, stages: Iterable[str] = STAGES, detector: Detector | None = None,
-                 icons: IconLabeller | None = None, ocr_threshold: float = DEFAULT_THRESHOLD,
-                 ocr: OcrBackend | None = None, diff_threshold: int = 16,
-                 max_changed: float = 0.5) -> None:
+    def __init__(
+        self,
+        *,
+        stages: Iterable[str] = STAGES,
+        detector: Detector | None = None,
+        icons: IconLabeller | None = None,
+        ocr_threshold: float = DEFAULT_THRESHOLD,
+        ocr: OcrBackend | None = None,
+        diff_threshold: int = 16,
+        max_changed: float = 0.5,
+    ) -> None:
         self.stages = _resolve_stages(stages)
         self.detector, self.icons, self.ocr = detector, icons, ocr
         self.ocr_threshold = ocr_threshold
@@ -136,8 +144,9 @@ class IncrementalDescriber:
         obs = self._observe(pixels, reports)
         self._prev, self._obs = pixels, obs
         lines = tuple(line for line in obs.lines if line.score >= self.ocr_threshold)
-        screen = assemble(pixels, Observations(lines, obs.widgets), self.stages,
-                          icons=self.icons, reports=reports)
+        screen = assemble(
+            pixels, Observations(lines, obs.widgets), self.stages, icons=self.icons, reports=reports
+        )
         ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
         return Description(screen, ordered, time.perf_counter() - start)
 
@@ -158,21 +167,35 @@ class IncrementalDescriber:
         with ThreadPoolExecutor(max_workers=1) as pool:
             # The detector sees the whole frame (it is fast, and was trained on whole
             # screens: widgets in a thin band are missed); OCR reads the bands only.
-            detected = pool.submit(observe, pixels, ("detect",), detector=self.detector,
-                                   ocr=self.ocr, reports=reports) \
-                if "detect" in self.stages else None
+            detected = (
+                pool.submit(
+                    observe,
+                    pixels,
+                    ("detect",),
+                    detector=self.detector,
+                    ocr=self.ocr,
+                    reports=reports,
+                )
+                if "detect" in self.stages
+                else None
+            )
             for top, bottom in bands:
                 lo, hi = max(0, top - ctx), min(h, bottom + ctx)  # a band, with context
-                part = observe(np.ascontiguousarray(pixels[lo:hi]), ocr_only,
-                               detector=self.detector, ocr=self.ocr, reports=reports)
-                lines += [t.shifted(0, lo) for t in part.lines
-                          if top <= t.box.center[1] + lo < bottom]
+                part = observe(
+                    np.ascontiguousarray(pixels[lo:hi]),
+                    ocr_only,
+                    detector=self.detector,
+                    ocr=self.ocr,
+                    reports=reports,
+                )
+                lines += [
+                    t.shifted(0, lo) for t in part.lines if top <= t.box.center[1] + lo < bottom
+                ]
             widgets = list(detected.result().widgets) if detected is not None else []
         return Observations(tuple(lines), tuple(widgets))
 
     def _full(self, pixels: RGB, reports: dict[str, StageReport]) -> Observations:
-        return observe(pixels, self.stages, detector=self.detector, ocr=self.ocr,
-                       reports=reports)
+        return observe(pixels, self.stages, detector=self.detector, ocr=self.ocr, reports=reports)
 
 
 __all__ = ["IncrementalDescriber", "TextLine", "changed_bands", "changed_mask", "changed_rows"]

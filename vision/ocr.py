@@ -79,8 +79,9 @@ class OcrBackend(Protocol):
     def read(self, image: RGB) -> list[TextLine]: ...
 
 
-def recognize(image: ImageInput, *, threshold: float = DEFAULT_THRESHOLD,
-              backend: OcrBackend | None = None) -> list[TextLine]:
+def recognize(
+    image: ImageInput, *, threshold: float = DEFAULT_THRESHOLD, backend: OcrBackend | None = None
+) -> list[TextLine]:
     """The text lines on ``image`` recognised with a score of at least ``threshold``."""
     if not 0.0 <= threshold <= 1.0:
         raise VisionError(f"OCR threshold {threshold} is outside [0, 1]")
@@ -109,13 +110,13 @@ def read_tiled(engine: OcrBackend, image: RGB) -> list[TextLine]:
         top = bottom - overlap
 
 
-def _keep_tile_lines(found: list[TextLine], top: int, bottom: int, h: int,
-                     overlap: int) -> list[TextLine]:
+def _keep_tile_lines(
+    found: list[TextLine], top: int, bottom: int, h: int, overlap: int
+) -> list[TextLine]:
     """Lines of one tile whose centre lies in the part this tile owns (no duplicates)."""
     own_top = 0 if top == 0 else overlap // 2
     own_bottom = bottom - top if bottom >= h else bottom - top - overlap // 2
-    return [line.shifted(0, top) for line in found
-            if own_top <= line.box.center[1] < own_bottom]
+    return [line.shifted(0, top) for line in found if own_top <= line.box.center[1] < own_bottom]
 
 
 @functools.cache
@@ -151,8 +152,9 @@ def _pad32(image: RGB) -> RGB:
     bottom, right = (-h) % 32, (-w) % 32
     if not (bottom or right):
         return image
-    return np.ascontiguousarray(cv2.copyMakeBorder(image, 0, bottom, 0, right,
-                                                   cv2.BORDER_REPLICATE))
+    return np.ascontiguousarray(
+        cv2.copyMakeBorder(image, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
+    )
 
 
 def _quad_to_box(quad: Any, scale: float, width: int, height: int) -> Box | None:
@@ -164,8 +166,14 @@ def _quad_to_box(quad: Any, scale: float, width: int, height: int) -> Box | None
     return Box.of(x1, y1, x2, y2)
 
 
-def _lines_from(boxes: Sequence[Any], texts: Sequence[str], scores: Sequence[float],
-                scale: float, width: int, height: int) -> list[TextLine]:
+def _lines_from(
+    boxes: Sequence[Any],
+    texts: Sequence[str],
+    scores: Sequence[float],
+    scale: float,
+    width: int,
+    height: int,
+) -> list[TextLine]:
     lines = []
     for quad, text, score in zip(boxes, texts, scores, strict=False):
         box = _quad_to_box(quad, scale, width, height)
@@ -224,8 +232,10 @@ class RecognitionCache:
             out = self.recognizer(dataclasses.replace(args, img=[crops[i] for i in todo]))
             if out.txts is None:
                 return out
-            fresh = {keys[i]: (str(t), float(sc))
-                     for i, t, sc in zip(todo, out.txts, out.scores, strict=True)}
+            fresh = {
+                keys[i]: (str(t), float(sc))
+                for i, t, sc in zip(todo, out.txts, out.scores, strict=True)
+            }
             with self._lock:
                 for k, v in fresh.items():
                     self._results[k] = v
@@ -241,8 +251,9 @@ class RecognitionCache:
         scores = tuple(sc for _, sc in results)
         words = tuple(None for _ in results)
         if out is not None:
-            return dataclasses.replace(out, imgs=crops, txts=txts, scores=scores,
-                                       word_results=words)
+            return dataclasses.replace(
+                out, imgs=crops, txts=txts, scores=scores, word_results=words
+            )
         from rapidocr.ch_ppocr_rec.typings import TextRecOutput
 
         make: Any = TextRecOutput  # its annotations say 1-tuples; it holds any length
@@ -258,26 +269,31 @@ class RapidOcrBackend:
 
     name = "rapidocr"
 
-    def __init__(self, *, max_width: int = DEFAULT_MAX_WIDTH, threads: int | None = None,
-                 rec_batch: int = 1, rec_cache: int = REC_CACHE_SIZE) -> None:
+    def __init__(
+        self,
+        *,
+        max_width: int = DEFAULT_MAX_WIDTH,
+        threads: int | None = None,
+        rec_batch: int = 1,
+        rec_cache: int = REC_CACHE_SIZE,
+    ) -> None:
         if importlib.util.find_spec("rapidocr") is None:
             raise VisionError("rapidocr is not installed", hint="pip install rapidocr")
         self.max_width = max_width
         self.threads = threads
         self.rec_batch = rec_batch
-        self.cache = RecognitionCache(size=rec_cache) if rec_batch == 1 and rec_cache > 0 \
-            else None
+        self.cache = RecognitionCache(size=rec_cache) if rec_batch == 1 and rec_cache > 0 else None
         self._engine: Any = None
         self._lock = threading.Lock()
 
     def _params(self) -> dict[str, Any]:
         params: dict[str, Any] = {
             "Global.log_level": "error",
-            "Global.text_score": 0.0,          # we filter with our own threshold
-            "Global.use_cls": False,           # screen text is upright
+            "Global.text_score": 0.0,  # we filter with our own threshold
+            "Global.use_cls": False,  # screen text is upright
             "Global.use_preprocess_img": False,  # we scale ourselves
             "Det.limit_type": "max",
-            "Det.limit_side_len": 100_000,     # no further resizing by the detector
+            "Det.limit_side_len": 100_000,  # no further resizing by the detector
             "Rec.rec_batch_num": self.rec_batch,
         }
         if self.threads:
@@ -297,9 +313,10 @@ class RapidOcrBackend:
                         engine.text_rec = self.cache
                     self._engine = engine
                 except Exception as exc:  # rapidocr raises many kinds; all mean the same
-                    raise VisionError(f"cannot start rapidocr: {exc}",
-                                      hint="reinstall rapidocr (its models ship in the wheel)"
-                                      ) from exc
+                    raise VisionError(
+                        f"cannot start rapidocr: {exc}",
+                        hint="reinstall rapidocr (its models ship in the wheel)",
+                    ) from exc
             return self._engine
 
     def read(self, image: RGB) -> list[TextLine]:
@@ -332,14 +349,17 @@ class PaddleOcrBackend:
         import os
 
         if importlib.util.find_spec("paddleocr") is None:
-            raise VisionError("the paddleocr backend needs the paddleocr package",
-                              hint="pip install paddleocr paddlepaddle, or use rapidocr")
+            raise VisionError(
+                "the paddleocr backend needs the paddleocr package",
+                hint="pip install paddleocr paddlepaddle, or use rapidocr",
+            )
         self.det_dir = os.environ.get("SCREENPILOT_PADDLE_DET", "")
         self.rec_dir = os.environ.get("SCREENPILOT_PADDLE_REC", "")
         if not (self.det_dir and self.rec_dir):
-            raise VisionError("paddleocr needs local models",
-                              hint="set SCREENPILOT_PADDLE_DET and SCREENPILOT_PADDLE_REC to "
-                                   "the model folders")
+            raise VisionError(
+                "paddleocr needs local models",
+                hint="set SCREENPILOT_PADDLE_DET and SCREENPILOT_PADDLE_REC to the model folders",
+            )
         self.max_width = max_width
         self._engine: Any = None
         self._lock = threading.Lock()
@@ -350,9 +370,11 @@ class PaddleOcrBackend:
                 try:
                     from paddleocr import PaddleOCR
 
-                    self._engine = PaddleOCR(text_detection_model_dir=self.det_dir,
-                                             text_recognition_model_dir=self.rec_dir,
-                                             use_textline_orientation=False)
+                    self._engine = PaddleOCR(
+                        text_detection_model_dir=self.det_dir,
+                        text_recognition_model_dir=self.rec_dir,
+                        use_textline_orientation=False,
+                    )
                 except Exception as exc:
                     raise VisionError(f"cannot start paddleocr: {exc}") from exc
             return self._engine
@@ -369,6 +391,5 @@ class PaddleOcrBackend:
             raise VisionError(f"paddleocr failed on a {w}x{h} image: {exc}") from exc
         lines: list[TextLine] = []
         for res in results:
-            lines += _lines_from(res["rec_polys"], res["rec_texts"], res["rec_scores"],
-                                 scale, w, h)
+            lines += _lines_from(res["rec_polys"], res["rec_texts"], res["rec_scores"], scale, w, h)
         return lines

@@ -16,9 +16,15 @@ if TYPE_CHECKING:
 PROVIDERS = ["CPUExecutionProvider"]
 
 
-def open_session(path: Path, *, what: str, hint: str, threads: int | None = None,
-                 inter_threads: int | None = None,
-                 config: Mapping[str, str] | None = None) -> onnxruntime.InferenceSession:
+def open_session(
+    path: Path,
+    *,
+    what: str,
+    hint: str,
+    threads: int | None = None,
+    inter_threads: int | None = None,
+    config: Mapping[str, str] | None = None,
+) -> onnxruntime.InferenceSession:
     """An inference session for the model at ``path`` (``what`` names it in errors,
     ``hint`` says how to get it). ``threads``: intra-op threads (onnxruntime's default
     when None or 0); ``inter_threads``: inter-op threads; ``config``: session entries."""
@@ -27,8 +33,10 @@ def open_session(path: Path, *, what: str, hint: str, threads: int | None = None
     try:
         import onnxruntime as ort
     except ImportError as exc:
-        raise VisionError("onnxruntime is not installed",
-                          hint="pip install onnxruntime (screenpilot depends on it)") from exc
+        raise VisionError(
+            "onnxruntime is not installed",
+            hint="pip install onnxruntime (screenpilot depends on it)",
+        ) from exc
     options = ort.SessionOptions()
     options.log_severity_level = 3
     if threads:
@@ -40,5 +48,6 @@ def open_session(path: Path, *, what: str, hint: str, threads: int | None = None
     try:
         return ort.InferenceSession(str(path), sess_options=options, providers=PROVIDERS)
     except Exception as exc:  # InvalidProtobuf, NoSuchFile, Fail, InvalidGraph: not one class
-        raise VisionError(f"{what} {path} cannot be loaded (corrupt or not ONNX): "
-                          f"{str(exc)[:300]}", hint=hint) from exc
+        raise VisionError(
+            f"{what} {path} cannot be loaded (corrupt or not ONNX): {str(exc)[:300]}", hint=hint
+        ) from exc

@@ -56,8 +56,10 @@ def render(image: ImageInput, screen: Screen) -> PILImage.Image:
 
     base = to_pil(load_image(image)).convert("RGBA")
     if base.size != (screen.width, screen.height):
-        raise VisionError(f"the image is {base.width}x{base.height} but the screen was "
-                          f"described at {screen.width}x{screen.height}")
+        raise VisionError(
+            f"the image is {base.width}x{base.height} but the screen was "
+            f"described at {screen.width}x{screen.height}"
+        )
     unit = max(1, screen.width // 360)
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
@@ -106,8 +108,9 @@ def _draw_elements(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None
         else:  # at the screen's left edge: over the box's right end, where text is sparse
             x, y = round(e.box.x2 - width + 2 * unit), e.box.y1 + unit
         bbox = draw.textbbox((x, y), tag, font=font)
-        draw.rectangle((bbox[0] - unit, bbox[1] - unit, bbox[2] + unit, bbox[3] + unit),
-                       fill=(*colour, 235))
+        draw.rectangle(
+            (bbox[0] - unit, bbox[1] - unit, bbox[2] + unit, bbox[3] + unit), fill=(*colour, 235)
+        )
         draw.text((x, y), tag, font=font, fill=(255, 255, 255, 255))
 
 

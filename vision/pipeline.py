@@ -89,8 +89,9 @@ class Description:
 
     @property
     def timings(self) -> dict[str, float]:
-        return {s.name: s.seconds for s in self.stages if s.status == "ran"} | \
-            {"total": self.seconds}
+        return {s.name: s.seconds for s in self.stages if s.status == "ran"} | {
+            "total": self.seconds
+        }
 
     def stage(self, name: str) -> StageReport:
         return next(s for s in self.stages if s.name == name)
@@ -170,8 +171,9 @@ def as_element(item: Any) -> Element | None:
     if kind is None or not isinstance(box, Box):
         return None
     conf = float(getattr(item, "confidence", getattr(item, "score", 1.0)))
-    return Element(0, kind, box, confidence=min(1.0, max(0.0, conf)),
-                   checked=getattr(item, "checked", None))
+    return Element(
+        0, kind, box, confidence=min(1.0, max(0.0, conf)), checked=getattr(item, "checked", None)
+    )
 
 
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
@@ -198,8 +200,9 @@ def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(s.strip() for s in stages if s.strip()))
     unknown = [s for s in chosen if s not in STAGES]
     if unknown:
-        raise VisionError(f"unknown stage(s) {', '.join(unknown)}",
-                          hint=f"choose from {', '.join(STAGES)}")
+        raise VisionError(
+            f"unknown stage(s) {', '.join(unknown)}", hint=f"choose from {', '.join(STAGES)}"
+        )
     if not chosen:
         raise VisionError("no stage chosen", hint=f"choose from {', '.join(STAGES)}")
     return chosen
@@ -208,18 +211,30 @@ def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- describe
 
 
-def describe(image: ImageInput, *, stages: Iterable[str] = STAGES,
-             detector: Detector | None = None, icons: IconLabeller | None = None,
-             ocr_threshold: float = DEFAULT_THRESHOLD, ocr: OcrBackend | None = None) -> Screen:
+def describe(
+    image: ImageInput,
+    *,
+    stages: Iterable[str] = STAGES,
+    detector: Detector | None = None,
+    icons: IconLabeller | None = None,
+    ocr_threshold: float = DEFAULT_THRESHOLD,
+    ocr: OcrBackend | None = None,
+) -> Screen:
     """What is on ``image``, as a ``Screen`` (see :func:`analyse`)."""
-    return analyse(image, stages=stages, detector=detector, icons=icons,
-                   ocr_threshold=ocr_threshold, ocr=ocr).screen
+    return analyse(
+        image, stages=stages, detector=detector, icons=icons, ocr_threshold=ocr_threshold, ocr=ocr
+    ).screen
 
 
-def analyse(image: ImageInput, *, stages: Iterable[str] = STAGES,
-            detector: Detector | None = None, icons: IconLabeller | None = None,
-            ocr_threshold: float = DEFAULT_THRESHOLD,
-            ocr: OcrBackend | None = None) -> Description:
+def analyse(
+    image: ImageInput,
+    *,
+    stages: Iterable[str] = STAGES,
+    detector: Detector | None = None,
+    icons: IconLabeller | None = None,
+    ocr_threshold: float = DEFAULT_THRESHOLD,
+    ocr: OcrBackend | None = None,
+) -> Description:
     """Describe ``image`` and report each stage; ``None`` models mean the shipped ones."""
     start = time.perf_counter()
     chosen = _resolve_stages(stages)
@@ -227,17 +242,24 @@ def analyse(image: ImageInput, *, stages: Iterable[str] = STAGES,
     reports: dict[str, StageReport] = {}
     obs = observe(pixels, chosen, detector=detector, ocr=ocr, reports=reports)
     lines = tuple(line for line in obs.lines if line.score >= ocr_threshold)
-    screen = assemble(pixels, Observations(lines, obs.widgets), chosen, icons=icons,
-                      reports=reports)
+    screen = assemble(
+        pixels, Observations(lines, obs.widgets), chosen, icons=icons, reports=reports
+    )
     if isinstance(image, str | os.PathLike):
         screen = dataclasses.replace(screen, image_path=str(image))
     ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
     return Description(screen, ordered, time.perf_counter() - start)
 
 
-def observe(pixels: RGB, stages: Sequence[str], *, detector: Detector | None,
-            ocr: OcrBackend | None, reports: dict[str, StageReport],
-            region: Box | None = None) -> Observations:
+def observe(
+    pixels: RGB,
+    stages: Sequence[str],
+    *,
+    detector: Detector | None,
+    ocr: OcrBackend | None,
+    reports: dict[str, StageReport],
+    region: Box | None = None,
+) -> Observations:
     """OCR (this thread) and detection (a worker thread, at the same time) on ``pixels``."""
     det, note = (detector, "") if detector is not None else (None, "")
     if "detect" in stages and det is None:
@@ -260,21 +282,44 @@ def observe(pixels: RGB, stages: Sequence[str], *, detector: Detector | None,
     return Observations(tuple(lines), tuple(widgets))
 
 
-def assemble(pixels: RGB, obs: Observations, stages: Sequence[str], *,
-             icons: IconLabeller | None, reports: dict[str, StageReport]) -> Screen:
+def assemble(
+    pixels: RGB,
+    obs: Observations,
+    stages: Sequence[str],
+    *,
+    icons: IconLabeller | None,
+    reports: dict[str, StageReport],
+) -> Screen:
     """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids."""
     h, w = pixels.shape[:2]
     with ThreadPoolExecutor(max_workers=1) as pool:
-        regions_future = pool.submit(_timed, functools.partial(blocks_mod.divide, pixels)) \
-            if "blocks" in stages else None
+        regions_future = (
+            pool.submit(_timed, functools.partial(blocks_mod.divide, pixels))
+            if "blocks" in stages
+            else None
+        )
         start = time.perf_counter()
-        texts = [Element(0, ElementKind.TEXT, line.box, text=group.strip_glyph(line.text),
-                         confidence=min(1.0, line.score)) for line in obs.lines]
-        bar_regions = [blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
-                       for e in obs.widgets if e.kind.value in ("status_bar", "navigation_bar")]
+        texts = [
+            Element(
+                0,
+                ElementKind.TEXT,
+                line.box,
+                text=group.strip_glyph(line.text),
+                confidence=min(1.0, line.score),
+            )
+            for line in obs.lines
+        ]
+        bar_regions = [
+            blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
+            for e in obs.widgets
+            if e.kind.value in ("status_bar", "navigation_bar")
+        ]
         widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
-        widgets += find_icons(pixels, [e.box for e in (*texts, *obs.widgets)],
-                              [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT])
+        widgets += find_icons(
+            pixels,
+            [e.box for e in (*texts, *obs.widgets)],
+            [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT],
+        )
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [_with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
@@ -291,8 +336,9 @@ def assemble(pixels: RGB, obs: Observations, stages: Sequence[str], *,
     return screen
 
 
-def _merge_bars(regions: list[blocks_mod.Region],
-                detected: list[blocks_mod.Region]) -> list[blocks_mod.Region]:
+def _merge_bars(
+    regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
+) -> list[blocks_mod.Region]:
     kinds = {r.kind for r in detected}
     return detected + [r for r in regions if r.kind not in kinds]
 
@@ -309,16 +355,21 @@ def _ordered(elements: list[Element], height: int) -> list[Element]:
 
 def _with_state(pixels: RGB, e: Element) -> Element:
     """Checked state of switches/check boxes and hint text of fields, from the pixels."""
-    crop = pixels[e.box.y1:e.box.y2, e.box.x1:e.box.x2]
+    crop = pixels[e.box.y1 : e.box.y2, e.box.x1 : e.box.x2]
     if crop.size == 0:
         return e
     if e.kind in (ElementKind.SWITCH, ElementKind.CHECK_BOX) and e.checked is None:
         return dataclasses.replace(e, checked=_colourful(crop), clickable=True)
     if e.kind is ElementKind.EDIT_TEXT:
-        return dataclasses.replace(e, editable=True, clickable=True,
-                                   hint=bool(e.text) and _faint(crop))
-    if e.kind in (ElementKind.BUTTON, ElementKind.SPINNER, ElementKind.RADIO_GROUP,
-                  ElementKind.ICON):
+        return dataclasses.replace(
+            e, editable=True, clickable=True, hint=bool(e.text) and _faint(crop)
+        )
+    if e.kind in (
+        ElementKind.BUTTON,
+        ElementKind.SPINNER,
+        ElementKind.RADIO_GROUP,
+        ElementKind.ICON,
+    ):
         return dataclasses.replace(e, clickable=True)
     return e
 
@@ -339,15 +390,21 @@ def _faint(crop: RGB) -> bool:
     return float(hi - lo) < 110
 
 
-def _label_icons(pixels: RGB, elements: list[Element], icons: IconLabeller | None,
-                 reports: dict[str, StageReport]) -> list[Element]:
+def _label_icons(
+    pixels: RGB,
+    elements: list[Element],
+    icons: IconLabeller | None,
+    reports: dict[str, StageReport],
+) -> list[Element]:
     labeller, note = (icons, "") if icons is not None else default_icons()
     if labeller is None:
         reports["icons"] = StageReport("icons", "unavailable", note=note)
         return elements
     todo = [i for i, e in enumerate(elements) if not e.text and e.kind in group.PICTURES]
-    crops = [pixels[elements[i].box.y1:elements[i].box.y2, elements[i].box.x1:elements[i].box.x2]
-             for i in todo]
+    crops = [
+        pixels[elements[i].box.y1 : elements[i].box.y2, elements[i].box.x1 : elements[i].box.x2]
+        for i in todo
+    ]
     start = time.perf_counter()
     try:
         labels = list(labeller.label(crops)) if crops else []
@@ -360,26 +417,33 @@ def _label_icons(pixels: RGB, elements: list[Element], icons: IconLabeller | Non
         label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
         if label and label != "unknown":
             out[i] = dataclasses.replace(out[i], icon_label=label)
-    reports["icons"] = StageReport("icons", "ran", time.perf_counter() - start,
-                                   f"{len(crops)} crops")
+    reports["icons"] = StageReport(
+        "icons", "ran", time.perf_counter() - start, f"{len(crops)} crops"
+    )
     return out
 
 
 # --------------------------------------------------------------------------- blocks
 
 
-def _build_screen(pixels: RGB, elements: list[Element],
-                  regions: list[blocks_mod.Region]) -> Screen:
+def _build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
-    blocks = [Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
-              for i, r in enumerate(ordered, start=1)]
+    blocks = [
+        Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
+        for i, r in enumerate(ordered, start=1)
+    ]
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements)
-    return Screen(width=w, height=h, elements=tuple(elements), blocks=tuple(blocks),
-                  secure=is_blacked_out(pixels))
+    return Screen(
+        width=w,
+        height=h,
+        elements=tuple(elements),
+        blocks=tuple(blocks),
+        secure=is_blacked_out(pixels),
+    )
 
 
 def is_blacked_out(pixels: RGB) -> bool:
@@ -393,16 +457,22 @@ def _home(box: Box, blocks: Sequence[Block]) -> int | None:
     return min(holders, key=lambda b: b.box.area).id if holders else None
 
 
-def _tab_regions(elements: list[Element], regions: list[blocks_mod.Region], w: int,
-                 h: int) -> list[blocks_mod.Region]:
+def _tab_regions(
+    elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
+) -> list[blocks_mod.Region]:
     """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it)."""
     out = list(regions)
     for row in group.find_tab_rows(elements, w, h):
         cells = group.tab_cells(row, w)
         box = Box(0, min(c.y1 for c in cells), w, max(c.y2 for c in cells))
-        holder = [i for i, r in enumerate(out) if r.source != "lines"
-                  and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
-                  and r.box.intersection(box) >= 0.8 * box.area and r.box.height < 3 * box.height]
+        holder = [
+            i
+            for i, r in enumerate(out)
+            if r.source != "lines"
+            and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
+            and r.box.intersection(box) >= 0.8 * box.area
+            and r.box.height < 3 * box.height
+        ]
         if holder:
             out[holder[0]] = dataclasses.replace(out[holder[0]], kind=BlockKind.TAB_BAR)
         else:
@@ -410,8 +480,9 @@ def _tab_regions(elements: list[Element], regions: list[blocks_mod.Region], w: i
     return out
 
 
-def _active_tabs(pixels: RGB, blocks: list[Block],
-                 elements: list[Element]) -> tuple[list[Block], list[Element]]:
+def _active_tabs(
+    pixels: RGB, blocks: list[Block], elements: list[Element]
+) -> tuple[list[Block], list[Element]]:
     h, w = pixels.shape[:2]
     by_id = {e.id: e for e in elements}
     out_blocks = []

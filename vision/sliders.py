@@ -53,7 +53,7 @@ def _track_rows(mask: np.ndarray, min_len: int) -> list[tuple[int, int, int]]:
                 best = max(best, (x1, x2), key=lambda r: r[1] - r[0])
                 x1, x2 = a, b
         best = max(best, (x1, x2), key=lambda r: r[1] - r[0])
-        if best[1] - best[0] >= min_len and mask[y, best[0]:best[1]].mean() >= MIN_FILL:
+        if best[1] - best[0] >= min_len and mask[y, best[0] : best[1]].mean() >= MIN_FILL:
             out.append((int(y), best[0], best[1]))
     return out
 
@@ -62,16 +62,21 @@ def _bands(rows: list[tuple[int, int, int]], max_thick: int) -> list[tuple[int, 
     """Consecutive track rows with about the same ends -> (y1, y2, x1, x2) bands."""
     bands: list[list[int]] = []
     for y, x1, x2 in rows:
-        if bands and y - bands[-1][1] <= 1 and abs(x1 - bands[-1][2]) <= 6 \
-                and abs(x2 - bands[-1][3]) <= 6:
+        if (
+            bands
+            and y - bands[-1][1] <= 1
+            and abs(x1 - bands[-1][2]) <= 6
+            and abs(x2 - bands[-1][3]) <= 6
+        ):
             bands[-1][1] = y
         else:
             bands.append([y, y, x1, x2])
     return [(b[0], b[1] + 1, b[2], b[3]) for b in bands if b[1] + 1 - b[0] <= max_thick]
 
 
-def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
-          width: int) -> tuple[int, int, int, int] | None:
+def _knob(
+    mask: np.ndarray, band: tuple[int, int, int, int], width: int
+) -> tuple[int, int, int, int] | None:
     """The round knob on a track: columns much taller than the track, about as wide
     as they are tall, centred on the track (an icon beside a field's border is not).
     (x1, y1, x2, y2) or None."""
@@ -79,7 +84,7 @@ def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
     thick = y2 - y1
     reach = max(4 * thick, width // 40)
     top, bottom = max(0, y1 - reach), min(mask.shape[0], y2 + reach)
-    window = mask[top:bottom, max(0, x1 - reach):min(mask.shape[1], x2 + reach)]
+    window = mask[top:bottom, max(0, x1 - reach) : min(mask.shape[1], x2 + reach)]
     left = max(0, x1 - reach)
     heights = window.sum(axis=0)
     tall = heights >= max(2.5 * thick, 6)
@@ -90,8 +95,7 @@ def _knob(mask: np.ndarray, band: tuple[int, int, int, int],
         h = int(rows[-1] - rows[0] + 1) if rows.size else 0
         centred = rows.size > 0 and abs((rows[0] + rows[-1]) / 2 - middle) <= max(3, h / 4)
         inside = x1 - w <= left + (a + b) / 2 <= x2 + w
-        if width * 0.02 <= w <= width * 0.12 and 0.6 <= w / max(h, 1) <= 1.6 and centred \
-                and inside:
+        if width * 0.02 <= w <= width * 0.12 and 0.6 <= w / max(h, 1) <= 1.6 and centred and inside:
             return left + a, top + int(rows[0]), left + b, top + int(rows[-1]) + 1
     return None
 
@@ -109,29 +113,41 @@ def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element
     found = _all_sliders(pixels)
     out = []
     for e in widgets:
-        track = next((f.box for f in found if e.kind is ElementKind.SEEK_BAR
-                      and _overlap_y(f.box, e.box) > 0.5
-                      and min(f.box.x2, e.box.x2) - max(f.box.x1, e.box.x1)
-                      > 0.6 * f.box.width), None)
+        track = next(
+            (
+                f.box
+                for f in found
+                if e.kind is ElementKind.SEEK_BAR
+                and _overlap_y(f.box, e.box) > 0.5
+                and min(f.box.x2, e.box.x2) - max(f.box.x1, e.box.x1) > 0.6 * f.box.width
+            ),
+            None,
+        )
         if track is None and e.kind is ElementKind.SEEK_BAR and e.confidence < DOUBTFUL:
-            continue      # no track and knob in the pixels: a field's border, not a slider
-        out.append(dataclasses.replace(e, box=Box.of(track.x1, e.box.y1, track.x2, e.box.y2))
-                   if track is not None else e)
+            continue  # no track and knob in the pixels: a field's border, not a slider
+        out.append(
+            dataclasses.replace(e, box=Box.of(track.x1, e.box.y1, track.x2, e.box.y2))
+            if track is not None
+            else e
+        )
     return out + [f for f in found if not _covered(f.box, widgets)]
 
 
 def _covered(box: Box, known: Sequence[Element]) -> bool:
-    return any(e.box.iou(box) > 0.2 or (e.kind is ElementKind.SEEK_BAR and
-                                         _overlap_y(e.box, box) > 0.5) for e in known)
+    return any(
+        e.box.iou(box) > 0.2 or (e.kind is ElementKind.SEEK_BAR and _overlap_y(e.box, box) > 0.5)
+        for e in known
+    )
 
 
 def _all_sliders(pixels: np.ndarray) -> list[Element]:
     step = 2 if pixels.shape[1] >= 900 else 1
     img = pixels[::step, ::step].astype(np.int16)
     w = img.shape[1]
-    edge = max(2, w // 40)       # a row's background: its margins (a track may fill the middle)
-    background = np.median(np.concatenate((img[:, :edge], img[:, -edge:]), axis=1),
-                           axis=1).astype(np.int16)
+    edge = max(2, w // 40)  # a row's background: its margins (a track may fill the middle)
+    background = np.median(np.concatenate((img[:, :edge], img[:, -edge:]), axis=1), axis=1).astype(
+        np.int16
+    )
     mask = np.abs(img - background[:, None, :]).sum(axis=2) > CONTRAST
     rows = _track_rows(mask, int(w * MIN_TRACK))
     found: list[Element] = []
@@ -141,8 +157,12 @@ def _all_sliders(pixels: np.ndarray) -> list[Element]:
             continue
         y_top = min(band[0], knob[1])
         y_bottom = max(band[1], knob[3])
-        box = Box.of(min(band[2], knob[0]) * step, y_top * step,
-                     max(band[3], knob[2]) * step, y_bottom * step)
+        box = Box.of(
+            min(band[2], knob[0]) * step,
+            y_top * step,
+            max(band[3], knob[2]) * step,
+            y_bottom * step,
+        )
         if any(_overlap_y(f.box, box) > 0.5 for f in found):
             continue
         found.append(Element(0, ElementKind.SEEK_BAR, box, clickable=True, confidence=0.5))

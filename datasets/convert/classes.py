@@ -59,35 +59,68 @@ K = ElementKind
 
 #: Simple Android class names -> widget class (checked most specific first).
 ANDROID_CLASSES: dict[str, ElementKind] = {
-    "RadioButton": K.RADIO_GROUP, "AppCompatRadioButton": K.RADIO_GROUP,
-    "MaterialRadioButton": K.RADIO_GROUP, "RadioGroup": K.RADIO_GROUP,
-    "CheckBox": K.CHECK_BOX, "AppCompatCheckBox": K.CHECK_BOX, "MaterialCheckBox": K.CHECK_BOX,
-    "Switch": K.SWITCH, "SwitchCompat": K.SWITCH, "SwitchMaterial": K.SWITCH,
-    "MaterialSwitch": K.SWITCH, "ToggleButton": K.SWITCH,
-    "SeekBar": K.SEEK_BAR, "AppCompatSeekBar": K.SEEK_BAR, "Slider": K.SEEK_BAR,
-    "RatingBar": K.RATING_BAR, "AppCompatRatingBar": K.RATING_BAR,
-    "Spinner": K.SPINNER, "AppCompatSpinner": K.SPINNER,
-    "EditText": K.EDIT_TEXT, "AppCompatEditText": K.EDIT_TEXT,
-    "TextInputEditText": K.EDIT_TEXT, "AutoCompleteTextView": K.EDIT_TEXT,
-    "AppCompatAutoCompleteTextView": K.EDIT_TEXT, "MultiAutoCompleteTextView": K.EDIT_TEXT,
+    "RadioButton": K.RADIO_GROUP,
+    "AppCompatRadioButton": K.RADIO_GROUP,
+    "MaterialRadioButton": K.RADIO_GROUP,
+    "RadioGroup": K.RADIO_GROUP,
+    "CheckBox": K.CHECK_BOX,
+    "AppCompatCheckBox": K.CHECK_BOX,
+    "MaterialCheckBox": K.CHECK_BOX,
+    "Switch": K.SWITCH,
+    "SwitchCompat": K.SWITCH,
+    "SwitchMaterial": K.SWITCH,
+    "MaterialSwitch": K.SWITCH,
+    "ToggleButton": K.SWITCH,
+    "SeekBar": K.SEEK_BAR,
+    "AppCompatSeekBar": K.SEEK_BAR,
+    "Slider": K.SEEK_BAR,
+    "RatingBar": K.RATING_BAR,
+    "AppCompatRatingBar": K.RATING_BAR,
+    "Spinner": K.SPINNER,
+    "AppCompatSpinner": K.SPINNER,
+    "EditText": K.EDIT_TEXT,
+    "AppCompatEditText": K.EDIT_TEXT,
+    "TextInputEditText": K.EDIT_TEXT,
+    "AutoCompleteTextView": K.EDIT_TEXT,
+    "AppCompatAutoCompleteTextView": K.EDIT_TEXT,
+    "MultiAutoCompleteTextView": K.EDIT_TEXT,
     "SearchAutoComplete": K.EDIT_TEXT,
-    "ImageButton": K.BUTTON, "AppCompatImageButton": K.BUTTON,
-    "FloatingActionButton": K.BUTTON, "ExtendedFloatingActionButton": K.BUTTON,
-    "Button": K.BUTTON, "AppCompatButton": K.BUTTON, "MaterialButton": K.BUTTON,
-    "ImageView": K.IMAGE, "AppCompatImageView": K.IMAGE, "Image": K.IMAGE,
+    "ImageButton": K.BUTTON,
+    "AppCompatImageButton": K.BUTTON,
+    "FloatingActionButton": K.BUTTON,
+    "ExtendedFloatingActionButton": K.BUTTON,
+    "Button": K.BUTTON,
+    "AppCompatButton": K.BUTTON,
+    "MaterialButton": K.BUTTON,
+    "ImageView": K.IMAGE,
+    "AppCompatImageView": K.IMAGE,
+    "Image": K.IMAGE,
 }
 PAGE_INDICATOR_RE = re.compile(r"(Page|Pager|Dots|Circle)Indicator", re.IGNORECASE)
 
 RICO_LABELS: dict[str, ElementKind | None] = {
-    "Text Button": K.BUTTON, "Image": K.IMAGE, "Input": K.EDIT_TEXT,
-    "Checkbox": K.CHECK_BOX, "Radio Button": K.RADIO_GROUP, "On/Off Switch": K.SWITCH,
-    "Slider": K.SEEK_BAR, "Pager Indicator": K.PAGE_INDICATOR,
+    "Text Button": K.BUTTON,
+    "Image": K.IMAGE,
+    "Input": K.EDIT_TEXT,
+    "Checkbox": K.CHECK_BOX,
+    "Radio Button": K.RADIO_GROUP,
+    "On/Off Switch": K.SWITCH,
+    "Slider": K.SEEK_BAR,
+    "Pager Indicator": K.PAGE_INDICATOR,
 }
 VINS_LABELS: dict[str, ElementKind] = {
-    "TextButton": K.BUTTON, "Icon": K.IMAGE, "Image": K.IMAGE, "EditText": K.EDIT_TEXT,
-    "CheckBox": K.CHECK_BOX, "Checkbox": K.CHECK_BOX, "CheckedTextView": K.CHECK_BOX,
-    "Remember": K.CHECK_BOX, "Switch": K.SWITCH, "Spinner": K.SPINNER,
-    "PageIndicator": K.PAGE_INDICATOR, "UpperTaskBar": K.STATUS_BAR,
+    "TextButton": K.BUTTON,
+    "Icon": K.IMAGE,
+    "Image": K.IMAGE,
+    "EditText": K.EDIT_TEXT,
+    "CheckBox": K.CHECK_BOX,
+    "Checkbox": K.CHECK_BOX,
+    "CheckedTextView": K.CHECK_BOX,
+    "Remember": K.CHECK_BOX,
+    "Switch": K.SWITCH,
+    "Spinner": K.SPINNER,
+    "PageIndicator": K.PAGE_INDICATOR,
+    "UpperTaskBar": K.STATUS_BAR,
 }
 
 
@@ -96,8 +129,9 @@ def simple_name(cls: str) -> str:
     return cls.rsplit(".", 1)[-1].rsplit("$", 1)[-1]
 
 
-def android_kind(cls: str, *, ancestors: Sequence[str] = (),
-                 checkable: bool = False) -> ElementKind | None:
+def android_kind(
+    cls: str, *, ancestors: Sequence[str] = (), checkable: bool = False
+) -> ElementKind | None:
     """The widget class of an Android view class (or ``None``: not a widget box)."""
     for name in (cls, *ancestors):
         short = simple_name(name)

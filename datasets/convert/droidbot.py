@@ -24,8 +24,9 @@ def stamp(path: Path) -> datetime | None:
     return datetime.strptime(found.group(1), "%Y-%m-%d_%H%M%S") if found else None
 
 
-def match_states(screens: Sequence[Path], states: Sequence[Path], *,
-                 max_gap_s: float = 3.0) -> dict[Path, Path]:
+def match_states(
+    screens: Sequence[Path], states: Sequence[Path], *, max_gap_s: float = 3.0
+) -> dict[Path, Path]:
     """Each screen -> its state: the one of the same name (``screen_X.png`` <->
     ``state_X.json``), else the one nearest in time within ``max_gap_s``; each
     state is used once."""
@@ -62,8 +63,9 @@ def paint_order(views: Sequence[Mapping[str, Any]]) -> list[int]:
     while stack:
         current = stack.pop()
         order.append(current)
-        stack.extend(reversed([int(c) for c in by_id[current].get("children") or []
-                               if int(c) in by_id]))
+        stack.extend(
+            reversed([int(c) for c in by_id[current].get("children") or [] if int(c) in by_id])
+        )
     return order
 
 
@@ -76,14 +78,19 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
     for view_id in order:
         v = by_id[view_id]
         (x1, y1), (x2, y2) = v["bounds"]
-        nodes.append(Node(position[view_id], str(v.get("class") or ""),
-                          (x1 * scale, y1 * scale, x2 * scale, y2 * scale),
-                          bool(v.get("visible", True)),
-                          position.get(int(v.get("parent", -1)), -1),
-                          clickable=bool(v.get("clickable") or v.get("long_clickable")),
-                          checkable=bool(v.get("checkable")),
-                          text=str(v.get("text") or "").strip(),
-                          desc=str(v.get("content_description") or "").strip()))
+        nodes.append(
+            Node(
+                position[view_id],
+                str(v.get("class") or ""),
+                (x1 * scale, y1 * scale, x2 * scale, y2 * scale),
+                bool(v.get("visible", True)),
+                position.get(int(v.get("parent", -1)), -1),
+                clickable=bool(v.get("clickable") or v.get("long_clickable")),
+                checkable=bool(v.get("checkable")),
+                text=str(v.get("text") or "").strip(),
+                desc=str(v.get("content_description") or "").strip(),
+            )
+        )
     for node in nodes:
         if node.parent >= 0:
             nodes[node.parent].children.append(node.index)
@@ -92,15 +99,23 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
 
 def droidbot_app(state: Mapping[str, Any]) -> str:
     """The app a state shows: the most common package of its views (not system UI)."""
-    packages = Counter(str(v.get("package")) for v in state.get("views", [])
-                       if v.get("package") and v.get("package") != "com.android.systemui")
+    packages = Counter(
+        str(v.get("package"))
+        for v in state.get("views", [])
+        if v.get("package") and v.get("package") != "com.android.systemui"
+    )
     if packages:
         return packages.most_common(1)[0][0]
     return str(state.get("foreground_activity", "")).split("/")[0] or "unknown"
 
 
-def convert_droidbot(src: Path, *, filters: Filters = Filters(), max_gap_s: float = 3.0,
-                     report: ConvertReport | None = None) -> Iterator[Sample]:
+def convert_droidbot(
+    src: Path,
+    *,
+    filters: Filters = Filters(),
+    max_gap_s: float = 3.0,
+    report: ConvertReport | None = None,
+) -> Iterator[Sample]:
     """Every matched screen/state pair under ``src`` (searched recursively)."""
     report = report if report is not None else ConvertReport()
     folders = sorted({p.parent for p in Path(src).rglob("state_*.json")})
@@ -116,8 +131,9 @@ def convert_droidbot(src: Path, *, filters: Filters = Filters(), max_gap_s: floa
             yield sample
 
 
-def droidbot_sample(screen: Path, state_path: Path, group: str, filters: Filters,
-                    report: ConvertReport) -> Sample:
+def droidbot_sample(
+    screen: Path, state_path: Path, group: str, filters: Filters, report: ConvertReport
+) -> Sample:
     state = load_json(state_path)
     views = state.get("views") or []
     width, height, gray = read_image(screen)
@@ -125,5 +141,12 @@ def droidbot_sample(screen: Path, state_path: Path, group: str, filters: Filters
     nodes = droidbot_nodes(views, bounds_scale(root_width, width))
     boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
     name = f"{slug(group)}__{screen.stem}"
-    return Sample(screen, width, height, tuple(boxes), app=droidbot_app(state), name=name,
-                  meta={"state": str(state_path), "source": group})
+    return Sample(
+        screen,
+        width,
+        height,
+        tuple(boxes),
+        app=droidbot_app(state),
+        name=name,
+        meta={"state": str(state_path), "source": group},
+    )

@@ -18,8 +18,9 @@ from screenpilot.errors import DataError
 SOURCES: tuple[str, ...] = ("droidbot", "uiautomator", "rico", "vins")
 
 
-def convert(source: str, src: Path, *, filters: Filters = Filters(),
-            report: ConvertReport | None = None) -> Iterator[Sample]:
+def convert(
+    source: str, src: Path, *, filters: Filters = Filters(), report: ConvertReport | None = None
+) -> Iterator[Sample]:
     """Samples from a ``droidbot``, ``uiautomator``, ``rico`` or ``vins`` folder."""
     if not Path(src).is_dir():
         raise DataError(f"source folder {src} not found")

@@ -30,8 +30,9 @@ from screenpilot.datasets.yolo import LabeledBox
 from screenpilot.model import ElementKind
 
 
-def clip(box: tuple[float, float, float, float], width: int,
-         height: int) -> tuple[float, float, float, float]:
+def clip(
+    box: tuple[float, float, float, float], width: int, height: int
+) -> tuple[float, float, float, float]:
     x1, y1, x2, y2 = box
     return (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
 
@@ -40,10 +41,15 @@ def area(box: tuple[float, float, float, float]) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
-def _inside(inner: tuple[float, float, float, float],
-            outer: tuple[float, float, float, float]) -> bool:
-    return (outer[0] <= inner[0] and outer[1] <= inner[1]
-            and inner[2] <= outer[2] and inner[3] <= outer[3])
+def _inside(
+    inner: tuple[float, float, float, float], outer: tuple[float, float, float, float]
+) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
 
 
 def lineage(nodes: Sequence[Node], index: int) -> set[int]:
@@ -60,9 +66,10 @@ def is_visible(nodes: Sequence[Node], index: int) -> bool:
     return nodes[index].visible and all(nodes[a].visible for a in lineage(nodes, index))
 
 
-def occluded(nodes: Sequence[Node], index: int, box: tuple[float, float, float, float],
-             ancestors: set[int]) -> bool:
-    for later in nodes[index + 1:]:
+def occluded(
+    nodes: Sequence[Node], index: int, box: tuple[float, float, float, float], ancestors: set[int]
+) -> bool:
+    for later in nodes[index + 1 :]:
         if later.index in ancestors or index in lineage(nodes, later.index):
             continue
         kind = node_kind(later)
@@ -80,8 +87,15 @@ def _flat(gray: Any, box: tuple[float, float, float, float], min_std: float) -> 
     return bool(crop.size == 0 or float(crop.std()) < min_std)
 
 
-def label_nodes(nodes: Sequence[Node], width: int, height: int, *, filters: Filters = Filters(),
-                gray: Any = None, report: ConvertReport | None = None) -> list[LabeledBox]:
+def label_nodes(
+    nodes: Sequence[Node],
+    width: int,
+    height: int,
+    *,
+    filters: Filters = Filters(),
+    gray: Any = None,
+    report: ConvertReport | None = None,
+) -> list[LabeledBox]:
     """Apply the class mapping and the filters to nodes in screen pixels."""
     report = report if report is not None else ConvertReport()
     kept: dict[int, LabeledBox] = {}
@@ -99,8 +113,9 @@ def label_nodes(nodes: Sequence[Node], width: int, height: int, *, filters: Filt
     return list(kept.values())
 
 
-def glyph_box(kind: ElementKind, node: Node, box: tuple[float, float, float, float],
-              filters: Filters) -> tuple[float, float, float, float]:
+def glyph_box(
+    kind: ElementKind, node: Node, box: tuple[float, float, float, float], filters: Filters
+) -> tuple[float, float, float, float]:
     """A labelled check box's box is its square (what the simulator and the
     detector call a check box), not the whole view with its text: Material draws
     the square at the view's start, centred, about half the view's height."""
@@ -120,8 +135,9 @@ def _descendants(nodes: Sequence[Node], index: int) -> Iterator[Node]:
         stack.extend(child.children)
 
 
-def clickable_kind(nodes: Sequence[Node], node: Node, width: int, height: int,
-                   filters: Filters) -> ElementKind | None:
+def clickable_kind(
+    nodes: Sequence[Node], node: Node, width: int, height: int, filters: Filters
+) -> ElementKind | None:
     """``button`` for a tappable view of no widget class that only text could not name.
 
     A clickable view with text in it (a list row, a text link) is read by OCR, and
@@ -138,8 +154,15 @@ def clickable_kind(nodes: Sequence[Node], node: Node, width: int, height: int,
     return K.BUTTON
 
 
-def _drop_reason(nodes: Sequence[Node], node: Node, kept: Mapping[int, LabeledBox],
-                 width: int, height: int, filters: Filters, gray: Any) -> str:
+def _drop_reason(
+    nodes: Sequence[Node],
+    node: Node,
+    kept: Mapping[int, LabeledBox],
+    width: int,
+    height: int,
+    filters: Filters,
+    gray: Any,
+) -> str:
     if not is_visible(nodes, node.index):
         return "invisible"
     clipped = clip(node.box, width, height)
@@ -160,8 +183,9 @@ def _drop_reason(nodes: Sequence[Node], node: Node, kept: Mapping[int, LabeledBo
     return ""
 
 
-def _drop_covered_groups(nodes: Sequence[Node], kept: dict[int, LabeledBox],
-                         report: ConvertReport) -> None:
+def _drop_covered_groups(
+    nodes: Sequence[Node], kept: dict[int, LabeledBox], report: ConvertReport
+) -> None:
     """A RadioGroup is a box only when none of its options is kept."""
     for index in list(kept):
         if simple_name(nodes[index].cls) != "RadioGroup":

@@ -20,15 +20,22 @@ def rico_nodes(root: Mapping[str, Any], scale: float = 1.0) -> list[Node]:
     while stack:
         raw, parent = stack.pop()
         x1, y1, x2, y2 = (float(v) * scale for v in raw.get("bounds", (0, 0, 0, 0)))
-        visible = (raw.get("visibility", "visible") == "visible"
-                   and bool(raw.get("visible-to-user", True)))
-        node = Node(len(nodes), str(raw.get("class") or ""), (x1, y1, x2, y2), visible, parent,
-                    clickable=bool(raw.get("clickable")),
-                    ancestors=tuple(str(a) for a in raw.get("ancestors") or ()),
-                    label=str(raw.get("componentLabel") or ""),
-                    checkable=bool(raw.get("checkable")),
-                    text=str(raw.get("text") or "").strip(),
-                    desc=_rico_desc(raw.get("content-desc")))
+        visible = raw.get("visibility", "visible") == "visible" and bool(
+            raw.get("visible-to-user", True)
+        )
+        node = Node(
+            len(nodes),
+            str(raw.get("class") or ""),
+            (x1, y1, x2, y2),
+            visible,
+            parent,
+            clickable=bool(raw.get("clickable")),
+            ancestors=tuple(str(a) for a in raw.get("ancestors") or ()),
+            label=str(raw.get("componentLabel") or ""),
+            checkable=bool(raw.get("checkable")),
+            text=str(raw.get("text") or "").strip(),
+            desc=_rico_desc(raw.get("content-desc")),
+        )
         nodes.append(node)
         if parent >= 0:
             nodes[parent].children.append(node.index)
@@ -67,8 +74,9 @@ def _find_image(json_path: Path) -> Path | None:
     return None
 
 
-def convert_rico(src: Path, *, filters: Filters = Filters(),
-                 report: ConvertReport | None = None) -> Iterator[Sample]:
+def convert_rico(
+    src: Path, *, filters: Filters = Filters(), report: ConvertReport | None = None
+) -> Iterator[Sample]:
     """RICO ``<id>.json`` files with their ``<id>.jpg|png`` screenshots under ``src``."""
     report = report if report is not None else ConvertReport()
     files = sorted(Path(src).rglob("*.json"))
@@ -85,8 +93,14 @@ def convert_rico(src: Path, *, filters: Filters = Filters(),
         nodes = rico_nodes(root, bounds_scale(float(root.get("bounds", [0, 0, width])[2]), width))
         boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
         app = str(doc.get("activity_name", "") if isinstance(doc, Mapping) else "").split("/")[0]
-        sample = Sample(image, width, height, tuple(boxes), app=app or path.parent.name,
-                        name=f"{slug(path.parent.name)}__{path.stem}",
-                        meta={"state": str(path), "source": path.parent.name})
+        sample = Sample(
+            image,
+            width,
+            height,
+            tuple(boxes),
+            app=app or path.parent.name,
+            name=f"{slug(path.parent.name)}__{path.stem}",
+            meta={"state": str(path), "source": path.parent.name},
+        )
         report.add(sample)
         yield sample

@@ -44,12 +44,17 @@ def uiautomator_nodes(root: ET.Element, scale: float = 1.0) -> list[Node]:
     while stack:
         element, parent = stack.pop()
         x1, y1, x2, y2 = (v * scale for v in parse_bounds(element.get("bounds", "")))
-        node = Node(len(nodes), element.get("class", ""), (x1, y1, x2, y2),
-                    _flag(element, "visible-to-user", True), parent,
-                    clickable=_flag(element, "clickable") or _flag(element, "long-clickable"),
-                    checkable=_flag(element, "checkable"),
-                    text=(element.get("text") or "").strip(),
-                    desc=(element.get("content-desc") or "").strip())
+        node = Node(
+            len(nodes),
+            element.get("class", ""),
+            (x1, y1, x2, y2),
+            _flag(element, "visible-to-user", True),
+            parent,
+            clickable=_flag(element, "clickable") or _flag(element, "long-clickable"),
+            checkable=_flag(element, "checkable"),
+            text=(element.get("text") or "").strip(),
+            desc=(element.get("content-desc") or "").strip(),
+        )
         nodes.append(node)
         if parent >= 0:
             nodes[parent].children.append(node.index)
@@ -95,8 +100,9 @@ def screen_of(xml_path: Path) -> Path | None:
     return None
 
 
-def convert_uiautomator(src: Path, *, filters: Filters = Filters(),
-                        report: ConvertReport | None = None) -> Iterator[Sample]:
+def convert_uiautomator(
+    src: Path, *, filters: Filters = Filters(), report: ConvertReport | None = None
+) -> Iterator[Sample]:
     """Every ``NAME.xml`` dump under ``src`` that has a ``NAME.png|jpg`` beside it."""
     report = report if report is not None else ConvertReport()
     files = sorted(Path(src).rglob("*.xml"))
@@ -111,8 +117,14 @@ def convert_uiautomator(src: Path, *, filters: Filters = Filters(),
         width, height, gray = read_image(image)
         nodes = dump_nodes(root, width)
         boxes = label_nodes(nodes, width, height, filters=filters, gray=gray, report=report)
-        sample = Sample(image, width, height, tuple(boxes), app=dump_app(root),
-                        name=f"{slug(path.parent.name)}__{path.stem}",
-                        meta={"state": str(path), "source": path.parent.name})
+        sample = Sample(
+            image,
+            width,
+            height,
+            tuple(boxes),
+            app=dump_app(root),
+            name=f"{slug(path.parent.name)}__{path.stem}",
+            meta={"state": str(path), "source": path.parent.name},
+        )
         report.add(sample)
         yield sample

@@ -44,8 +44,9 @@ def vins_boxes(xml_path: Path, report: ConvertReport) -> tuple[str, int, int, li
     return _xml_text(root, "filename"), width, height, boxes
 
 
-def convert_vins(src: Path, *, filters: Filters = Filters(),
-                 report: ConvertReport | None = None) -> Iterator[Sample]:
+def convert_vins(
+    src: Path, *, filters: Filters = Filters(), report: ConvertReport | None = None
+) -> Iterator[Sample]:
     """VINS Pascal VOC ``.xml`` annotations and their images, anywhere under ``src``."""
     report = report if report is not None else ConvertReport()
     files = sorted(Path(src).rglob("*.xml"))
@@ -61,8 +62,14 @@ def convert_vins(src: Path, *, filters: Filters = Filters(),
             continue
         width, height, _gray = read_image(image)
         clipped = [_clip_label(b, width, height, filters) for b in boxes]
-        sample = Sample(image, width, height, tuple(b for b in clipped if b is not None),
-                        app=path.parent.name, name=f"{slug(path.parent.name)}__{path.stem}")
+        sample = Sample(
+            image,
+            width,
+            height,
+            tuple(b for b in clipped if b is not None),
+            app=path.parent.name,
+            name=f"{slug(path.parent.name)}__{path.stem}",
+        )
         report.add(sample)
         yield sample
 

@@ -21,22 +21,28 @@ def app_screen(rng: Rng) -> SynthScreen:
     from screenpilot.simulator.theme import ACCENTS
 
     spec = rng.choice(list(SIZES.values()))
-    phone = VirtualPhone(size=(spec.width, spec.height),
-                         density=round(spec.dpi * rng.uniform(0.85, 1.15)),
-                         theme="dark" if rng.random() < 0.35 else "light",
-                         locale="zh" if rng.random() < 0.3 else "en",
-                         accent=rng.choice(list(ACCENTS)),
-                         nav_mode="gesture" if rng.random() < 0.4 else "3button",
-                         clock=f"{rng.randint(0, 23)}:{rng.randint(0, 59):02d}",
-                         battery=rng.randint(5, 100))
+    phone = VirtualPhone(
+        size=(spec.width, spec.height),
+        density=round(spec.dpi * rng.uniform(0.85, 1.15)),
+        theme="dark" if rng.random() < 0.35 else "light",
+        locale="zh" if rng.random() < 0.3 else "en",
+        accent=rng.choice(list(ACCENTS)),
+        nav_mode="gesture" if rng.random() < 0.4 else "3button",
+        clock=f"{rng.randint(0, 23)}:{rng.randint(0, 59):02d}",
+        battery=rng.randint(5, 100),
+    )
     _tweak_settings(phone, rng)
     packages = [a.package for a in phone.installed()]
     phone.launch(rng.choice(packages))
     for _ in range(rng.randint(0, 5)):
         _walk_step(phone, rng)
     frame = phone.frame()
-    return SynthScreen(frame.image, tuple(frame_boxes(frame)), "app",
-                       {"app": frame.app, "size": f"{spec.width}x{spec.height}"})
+    return SynthScreen(
+        frame.image,
+        tuple(frame_boxes(frame)),
+        "app",
+        {"app": frame.app, "size": f"{spec.width}x{spec.height}"},
+    )
 
 
 def _tweak_settings(phone: Any, rng: Rng) -> None:

@@ -30,11 +30,19 @@ def pick_kind(rng: Rng, mix: Sequence[tuple[str, float]]) -> str:
 
 
 GENERATORS: dict[str, Callable[[Rng], SynthScreen]] = {
-    "app": app_screen, "layout": layout_screen, "rare": rare_screen}
+    "app": app_screen,
+    "layout": layout_screen,
+    "rare": rare_screen,
+}
 
 
-def generate_screen(index: int, seed: int = 0, *, kind: str | None = None,
-                    mix: Sequence[tuple[str, float]] = tuple(DEFAULT_MIX.items())) -> SynthScreen:
+def generate_screen(
+    index: int,
+    seed: int = 0,
+    *,
+    kind: str | None = None,
+    mix: Sequence[tuple[str, float]] = tuple(DEFAULT_MIX.items()),
+) -> SynthScreen:
     """Screen ``index`` of the run with ``seed`` (``kind`` forces its kind).
 
     An ``app`` screen whose app code fails (apps are written by others and may

@@ -24,9 +24,13 @@ K = ElementKind
 MIN_SIDE = 3.0
 
 
-def truth_boxes(elements: Sequence[TruthElement], targets: Sequence[Target] = (),
-                size: tuple[int, int] | None = None, *,
-                exclude: Sequence[Box] = ()) -> list[LabeledBox]:
+def truth_boxes(
+    elements: Sequence[TruthElement],
+    targets: Sequence[Target] = (),
+    size: tuple[int, int] | None = None,
+    *,
+    exclude: Sequence[Box] = (),
+) -> list[LabeledBox]:
     """The renderer's truth mapped to the 12 widget classes (see the module docstring).
 
     ``exclude``: regions whose icons are not boxes of their own (the keyboard);
@@ -69,8 +73,11 @@ def icon_box(icon: Box, targets: Sequence[Target]) -> tuple[float, float, float,
     """An icon's box: its touch target when that is small (an icon button), else the glyph."""
     side = max(icon.width, icon.height, 1)
     cx, cy = icon.center
-    fits = [t.box for t in targets if t.box.contains(cx, cy)
-            and max(t.box.width, t.box.height) <= 3.2 * side]
+    fits = [
+        t.box
+        for t in targets
+        if t.box.contains(cx, cy) and max(t.box.width, t.box.height) <= 3.2 * side
+    ]
     if fits:
         best = min(fits, key=lambda b: b.area)
         return best.as_tuple()

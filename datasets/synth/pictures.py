@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 RGB = tuple[int, int, int]
 
 
-
 def picture_pixels(seed: int, w: int, h: int) -> npt.NDArray[np.uint8]:
     """A photo-like picture: smooth noise, a gradient, a pattern, or blobs on a colour."""
     g = np.random.default_rng(seed)
@@ -52,8 +51,10 @@ def picture_pixels(seed: int, w: int, h: int) -> npt.NDArray[np.uint8]:
 def _upsample(small: npt.NDArray[np.float32], w: int, h: int) -> npt.NDArray[np.float32]:
     from PIL import Image
 
-    channels = [np.asarray(Image.fromarray(small[..., c]).resize((w, h), Image.Resampling.BICUBIC))
-                for c in range(3)]
+    channels = [
+        np.asarray(Image.fromarray(small[..., c]).resize((w, h), Image.Resampling.BICUBIC))
+        for c in range(3)
+    ]
     return np.stack(channels, axis=-1).astype(np.float32)
 
 
@@ -99,10 +100,21 @@ class Clutter(Widget):
         p = rc.painter
         if style == 0:
             cy, t = y + h / 2, rc.dp(4)
-            p.rounded((x + rc.dp(16), cy - t / 2, x + w - rc.dp(16), cy + t / 2), t / 2,
-                      rc.color("accent_container"))
-            p.rounded((x + rc.dp(16), cy - t / 2, x + rc.dp(16) + (w - rc.dp(32)) * g.random(),
-                       cy + t / 2), t / 2, rc.color("accent"))
+            p.rounded(
+                (x + rc.dp(16), cy - t / 2, x + w - rc.dp(16), cy + t / 2),
+                t / 2,
+                rc.color("accent_container"),
+            )
+            p.rounded(
+                (
+                    x + rc.dp(16),
+                    cy - t / 2,
+                    x + rc.dp(16) + (w - rc.dp(32)) * g.random(),
+                    cy + t / 2,
+                ),
+                t / 2,
+                rc.color("accent"),
+            )
         elif style == 1:
             p.rect((x, y, x + w, y + h), rgb)
         else:

@@ -31,17 +31,29 @@ if TYPE_CHECKING:
     from PIL import Image as PILImage
 
 K = ElementKind
-RARE_CLASSES: tuple[ElementKind, ...] = (K.PAGE_INDICATOR, K.RATING_BAR, K.SEEK_BAR,
-                                         K.SPINNER, K.CHECK_BOX, K.SWITCH, K.RADIO_GROUP)
+RARE_CLASSES: tuple[ElementKind, ...] = (
+    K.PAGE_INDICATOR,
+    K.RATING_BAR,
+    K.SEEK_BAR,
+    K.SPINNER,
+    K.CHECK_BOX,
+    K.SWITCH,
+    K.RADIO_GROUP,
+)
 Anchor = Literal["left", "right", "center", "wide", "any"]
 #: Where the rare classes sit on the renderer's pages (x anchor, y range as a
 #: fraction of the body between the bars): what the ``rare`` screens draw from.
 PLACEMENT: dict[ElementKind, tuple[Anchor, tuple[float, float]]] = {
-    K.PAGE_INDICATOR: ("center", (0.15, 0.95)), K.RATING_BAR: ("left", (0.05, 0.95)),
-    K.SEEK_BAR: ("wide", (0.05, 0.95)), K.SPINNER: ("any", (0.0, 1.0)),
-    K.CHECK_BOX: ("left", (0.0, 1.0)), K.SWITCH: ("right", (0.0, 1.0)),
-    K.RADIO_GROUP: ("left", (0.0, 1.0)), K.BUTTON: ("any", (0.0, 1.0)),
-    K.EDIT_TEXT: ("wide", (0.0, 1.0)), K.IMAGE: ("any", (0.0, 1.0)),
+    K.PAGE_INDICATOR: ("center", (0.15, 0.95)),
+    K.RATING_BAR: ("left", (0.05, 0.95)),
+    K.SEEK_BAR: ("wide", (0.05, 0.95)),
+    K.SPINNER: ("any", (0.0, 1.0)),
+    K.CHECK_BOX: ("left", (0.0, 1.0)),
+    K.SWITCH: ("right", (0.0, 1.0)),
+    K.RADIO_GROUP: ("left", (0.0, 1.0)),
+    K.BUTTON: ("any", (0.0, 1.0)),
+    K.EDIT_TEXT: ("wide", (0.0, 1.0)),
+    K.IMAGE: ("any", (0.0, 1.0)),
 }
 
 
@@ -50,26 +62,37 @@ def rare_widget(rng: Rng, t: Texts, kind: ElementKind) -> Widget:
     from screenpilot.simulator import widgets as w
 
     makers: dict[ElementKind, Callable[[], Widget]] = {
-        K.PAGE_INDICATOR: lambda: w.PageIndicator(count=(n := rng.randint(2, 8)),
-                                                  index=rng.randrange(n)),
-        K.RATING_BAR: lambda: w.RatingBar(rating=rng.randint(0, 10) / 2,
-                                          size=rng.choice([14, 18, 24, 28, 36]),
-                                          stars=rng.choice([5, 5, 5, 4, 10])),
+        K.PAGE_INDICATOR: lambda: w.PageIndicator(
+            count=(n := rng.randint(2, 8)), index=rng.randrange(n)
+        ),
+        K.RATING_BAR: lambda: w.RatingBar(
+            rating=rng.randint(0, 10) / 2,
+            size=rng.choice([14, 18, 24, 28, 36]),
+            stars=rng.choice([5, 5, 5, 4, 10]),
+        ),
         K.SEEK_BAR: lambda: w.SeekBar(value=rng.random(), width=rng.randint(120, 380)),
         K.SPINNER: lambda: w.Spinner(text=t.words(1, 3), width=rng.choice([None, 140, 220])),
-        K.CHECK_BOX: lambda: w.CheckBox(checked=rng.random() < 0.5,
-                                        label=t.words(1, 4) if rng.random() < 0.6 else ""),
+        K.CHECK_BOX: lambda: w.CheckBox(
+            checked=rng.random() < 0.5, label=t.words(1, 4) if rng.random() < 0.6 else ""
+        ),
         K.SWITCH: lambda: w.Switch(checked=rng.random() < 0.5),
-        K.RADIO_GROUP: lambda: w.RadioGroup(options=[t.words(1, 3)
-                                                     for _ in range(rng.randint(1, 4))],
-                                            selected=rng.randrange(-1, 3), width=260),
-        K.BUTTON: lambda: w.Button(text=t.words(1, 2),
-                                   style=rng.choice(["filled", "tonal", "outlined"])),
-        K.EDIT_TEXT: lambda: w.EditText(field="x", hint=t.words(1, 3),
-                                        style=rng.choice(["outlined", "filled", "search"]),
-                                        width=rng.randint(160, 380)),
-        K.IMAGE: lambda: Picture(seed=rng.randrange(10**6), width=rng.randint(40, 200),
-                                 aspect=rng.uniform(0.5, 1.5)),
+        K.RADIO_GROUP: lambda: w.RadioGroup(
+            options=[t.words(1, 3) for _ in range(rng.randint(1, 4))],
+            selected=rng.randrange(-1, 3),
+            width=260,
+        ),
+        K.BUTTON: lambda: w.Button(
+            text=t.words(1, 2), style=rng.choice(["filled", "tonal", "outlined"])
+        ),
+        K.EDIT_TEXT: lambda: w.EditText(
+            field="x",
+            hint=t.words(1, 3),
+            style=rng.choice(["outlined", "filled", "search"]),
+            width=rng.randint(160, 380),
+        ),
+        K.IMAGE: lambda: Picture(
+            seed=rng.randrange(10**6), width=rng.randint(40, 200), aspect=rng.uniform(0.5, 1.5)
+        ),
     }
     return makers[kind]()
 
@@ -103,8 +126,10 @@ def system_bars(rng: Rng, width: int) -> tuple[PILImage.Image, PILImage.Image]:
     status = frame.image.crop((0, 0, spec.width, sh))
     nav = frame.image.crop((0, spec.height - nh, spec.width, spec.height))
     size = Image.Resampling.BILINEAR
-    return (status.resize((width, max(4, round(sh * scale))), size),
-            nav.resize((width, max(4, round(nh * scale))), size))
+    return (
+        status.resize((width, max(4, round(sh * scale))), size),
+        nav.resize((width, max(4, round(nh * scale))), size),
+    )
 
 
 def rare_screen(rng: Rng) -> SynthScreen:
@@ -120,25 +145,45 @@ def rare_screen(rng: Rng) -> SynthScreen:
     canvas = Image.fromarray(pixels)
     canvas.paste(status, (0, 0))
     canvas.paste(nav, (0, height - nav.height))
-    boxes = [LabeledBox(K.STATUS_BAR, 0, 0, width, status.height),
-             LabeledBox(K.NAVIGATION_BAR, 0, height - nav.height, width, height)]
-    lum = float(np.asarray(canvas.crop((0, status.height, width, height - nav.height)),
-                           dtype=np.float32).mean())
+    boxes = [
+        LabeledBox(K.STATUS_BAR, 0, 0, width, status.height),
+        LabeledBox(K.NAVIGATION_BAR, 0, height - nav.height, width, height),
+    ]
+    lum = float(
+        np.asarray(
+            canvas.crop((0, status.height, width, height - nav.height)), dtype=np.float32
+        ).mean()
+    )
     scale = base.dpi * rng.uniform(0.85, 1.15) / 160
     t = Texts(rng, zh=rng.random() < 0.3)
     placed: list[tuple[float, float, float, float]] = []
     for _ in range(rng.randint(4, 12)):
-        kind = rng.choice(RARE_CLASSES) if rng.random() < 0.8 else \
-            rng.choice([K.BUTTON, K.EDIT_TEXT, K.IMAGE])
-        boxes += place_widget(canvas, rng, t, kind, scale, lum < 110,
-                              (status.height, height - nav.height), placed)
-    return SynthScreen(canvas, tuple(b for b in boxes if clip_box(b, canvas.size)), "rare",
-                       {"size": f"{width}x{height}"})
+        kind = (
+            rng.choice(RARE_CLASSES)
+            if rng.random() < 0.8
+            else rng.choice([K.BUTTON, K.EDIT_TEXT, K.IMAGE])
+        )
+        boxes += place_widget(
+            canvas, rng, t, kind, scale, lum < 110, (status.height, height - nav.height), placed
+        )
+    return SynthScreen(
+        canvas,
+        tuple(b for b in boxes if clip_box(b, canvas.size)),
+        "rare",
+        {"size": f"{width}x{height}"},
+    )
 
 
-def place_widget(canvas: PILImage.Image, rng: Rng, t: Texts, kind: ElementKind, scale: float,
-                 dark: bool, band: tuple[int, int],
-                 placed: list[tuple[float, float, float, float]]) -> list[LabeledBox]:
+def place_widget(
+    canvas: PILImage.Image,
+    rng: Rng,
+    t: Texts,
+    kind: ElementKind,
+    scale: float,
+    dark: bool,
+    band: tuple[int, int],
+    placed: list[tuple[float, float, float, float]],
+) -> list[LabeledBox]:
     """Draw one widget at a free position drawn from :data:`PLACEMENT`, with jitter.
     Appends its footprint to ``placed``; returns its boxes (none when it did not fit)."""
     from screenpilot.simulator.draw import Painter
@@ -166,8 +211,10 @@ def place_widget(canvas: PILImage.Image, rng: Rng, t: Texts, kind: ElementKind, 
 
     canvas.paste(Image.fromarray(np.clip(mixed, 0, 255).astype(np.uint8)), (x, y))
     placed.append((x, y, x + w, y + h))
-    return [LabeledBox(b.kind, b.x1 + x, b.y1 + y, b.x2 + x, b.y2 + y)
-            for b in truth_boxes(rc.elements, rc.targets, (w, h))]
+    return [
+        LabeledBox(b.kind, b.x1 + x, b.y1 + y, b.x2 + x, b.y2 + y)
+        for b in truth_boxes(rc.elements, rc.targets, (w, h))
+    ]
 
 
 def _jitter(rng: Rng, region: PILImage.Image) -> npt.NDArray[np.float32]:
@@ -180,9 +227,16 @@ def _jitter(rng: Rng, region: PILImage.Image) -> npt.NDArray[np.float32]:
     return np.asarray(out, dtype=np.float32) * gains
 
 
-def _free_spot(rng: Rng, kind: ElementKind, w: int, h: int, width: int, band: tuple[int, int],
-               placed: Sequence[tuple[float, float, float, float]],
-               tries: int = 25) -> tuple[int, int] | None:
+def _free_spot(
+    rng: Rng,
+    kind: ElementKind,
+    w: int,
+    h: int,
+    width: int,
+    band: tuple[int, int],
+    placed: Sequence[tuple[float, float, float, float]],
+    tries: int = 25,
+) -> tuple[int, int] | None:
     """A top-left corner for a ``w`` x ``h`` widget that overlaps nothing placed."""
     anchor, (ylo, yhi) = PLACEMENT.get(kind, ("any", (0.0, 1.0)))
     top, bottom = band

@@ -24,8 +24,11 @@ from screenpilot.model import WIDGET_CLASSES
 #: The DroidBot apps (../shared/data/droidbot) the shipped detector trains on; every
 #: other app there is kept out of training and measured (app-level split).
 DROIDBOT_TRAIN_APPS: tuple[str, ...] = (
-    "com.android.browser", "com.android.launcher", "com.android.launcher3",
-    "com.google.android.apps.nexuslauncher")
+    "com.android.browser",
+    "com.android.launcher",
+    "com.android.launcher3",
+    "com.google.android.apps.nexuslauncher",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +50,10 @@ class SynthConfig:
             raise DataError(f"--max-side {self.max_side} is too small (at least 64)")
         unknown = [k for k, _ in self.mix if k not in KINDS]
         if unknown or not any(w > 0 for _, w in self.mix):
-            raise DataError(f"bad screen mix {dict(self.mix)}",
-                            hint=f"positive weights for some of {', '.join(KINDS)}")
+            raise DataError(
+                f"bad screen mix {dict(self.mix)}",
+                hint=f"positive weights for some of {', '.join(KINDS)}",
+            )
 
 
 @dataclass(slots=True)
@@ -84,17 +89,30 @@ def make_sample(index: int, config: SynthConfig, out: Path) -> Sample:
     quality = split_rng.randint(75, 95)
     screen.image.convert("RGB").save(path, format="JPEG", quality=quality)
     w, h = screen.image.size
-    return Sample(path, w, h, screen.boxes, app="synthetic", split=split, name=name,
-                  meta={"kind": screen.kind, **screen.meta})
+    return Sample(
+        path,
+        w,
+        h,
+        screen.boxes,
+        app="synthetic",
+        split=split,
+        name=name,
+        meta={"kind": screen.kind, **screen.meta},
+    )
 
 
 def _make_sample_star(args: tuple[int, SynthConfig, Path]) -> Sample:
     return make_sample(*args)
 
 
-def synthesize(out: Path, config: SynthConfig = SynthConfig(), *, workers: int = 2,
-               extra: Iterable[Sample] = (),
-               progress: Callable[[int, int], None] | None = None) -> SynthReport:
+def synthesize(
+    out: Path,
+    config: SynthConfig = SynthConfig(),
+    *,
+    workers: int = 2,
+    extra: Iterable[Sample] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> SynthReport:
     """Write ``config.n`` synthetic screens (plus ``extra`` samples, copied as they are)
     as a YOLO dataset under ``out``; returns the counts and the data.yaml path."""
     started = time.monotonic()
@@ -109,8 +127,9 @@ def synthesize(out: Path, config: SynthConfig = SynthConfig(), *, workers: int =
     return report
 
 
-def _generate(out: Path, config: SynthConfig, workers: int,
-              progress: Callable[[int, int], None] | None) -> Iterable[Sample]:
+def _generate(
+    out: Path, config: SynthConfig, workers: int, progress: Callable[[int, int], None] | None
+) -> Iterable[Sample]:
     jobs = [(i, config, out) for i in range(config.n)]
     if workers <= 1:
         results: Iterable[Sample] = map(_make_sample_star, jobs)
@@ -123,8 +142,9 @@ def _generate(out: Path, config: SynthConfig, workers: int,
         yield from _tick(pool.imap(_make_sample_star, jobs, chunksize=4), config.n, progress)
 
 
-def _tick(results: Iterable[Sample], total: int,
-          progress: Callable[[int, int], None] | None) -> Iterable[Sample]:
+def _tick(
+    results: Iterable[Sample], total: int, progress: Callable[[int, int], None] | None
+) -> Iterable[Sample]:
     for done, sample in enumerate(results, start=1):
         if progress is not None:
             progress(done, total)
@@ -139,8 +159,9 @@ def parse_mix(text: str) -> tuple[tuple[str, float], ...]:
         try:
             pairs.append((name.strip(), float(value)))
         except ValueError as exc:
-            raise DataError(f"bad mix entry {part!r}", hint="e.g. app=0.3,layout=0.5,rare=0.2") \
-                from exc
+            raise DataError(
+                f"bad mix entry {part!r}", hint="e.g. app=0.3,layout=0.5,rare=0.2"
+            ) from exc
     return tuple(pairs)
 
 

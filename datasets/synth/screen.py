@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 Rng = random.Random
 
 
-
 @dataclass(frozen=True, slots=True)
 class SynthScreen:
     """One generated screen: its pixels and its widget boxes (image pixels)."""
@@ -36,7 +35,9 @@ def scaled(screen: SynthScreen, max_side: int) -> SynthScreen:
         return screen
     size = (max(1, round(w * factor)), max(1, round(h * factor)))
     image = screen.image.convert("RGB").resize(size, Image.Resampling.BILINEAR)
-    boxes = [LabeledBox(b.kind, b.x1 * factor, b.y1 * factor, b.x2 * factor, b.y2 * factor)
-             for b in screen.boxes]
+    boxes = [
+        LabeledBox(b.kind, b.x1 * factor, b.y1 * factor, b.x2 * factor, b.y2 * factor)
+        for b in screen.boxes
+    ]
     kept = tuple(b for b in (clip_box(b, size) for b in boxes) if b is not None)
     return SynthScreen(image, kept, screen.kind, screen.meta)

@@ -30,7 +30,6 @@ Modules: ``records`` (what the file holds), ``params`` (slots and values), ``gra
 ``file`` (the ``Knowledge`` file itself), ``replay``.
 """
 
-
 from screenpilot.pbd.knowledge.file import (
     FILE_NAME,
     MATCH_MARGIN,

@@ -60,7 +60,6 @@ def default_path(store_path: str = "") -> Path:
     return Path(platformdirs.user_data_dir("screenpilot")) / "store" / FILE_NAME
 
 
-
 def _path_labels(t: TaskKnowledge) -> frozenset[str]:
     return frozenset(norm(op.label) for op in t.path if op.label and "{" not in op.label)
 
@@ -69,8 +68,7 @@ def _path_labels(t: TaskKnowledge) -> frozenset[str]:
 class Knowledge:
     """The knowledge file: load, learn from runs, answer the planner, save."""
 
-    def __init__(self, path: Path | None = None, *,
-                 threshold: float = MATCH_THRESHOLD) -> None:
+    def __init__(self, path: Path | None = None, *, threshold: float = MATCH_THRESHOLD) -> None:
         self.path = path
         self.threshold = threshold
         self.nodes: list[Node] = []
@@ -89,33 +87,46 @@ class Knowledge:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read the knowledge file {path}: {exc}",
-                             hint="move the file away to start afresh") from exc
+            raise StoreError(
+                f"cannot read the knowledge file {path}: {exc}",
+                hint="move the file away to start afresh",
+            ) from exc
         k = cls.from_dict(data, threshold=threshold, source=str(path))
         k.path = path
         return k
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, threshold: float = MATCH_THRESHOLD,
-                  source: str = "knowledge") -> Knowledge:
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        threshold: float = MATCH_THRESHOLD,
+        source: str = "knowledge",
+    ) -> Knowledge:
         k = cls(threshold=threshold)
         try:
             k.nodes = [Node(**n) for n in data.get("nodes", [])]
             k.edges = [Edge(**e) for e in data.get("transitions", [])]
             k.lessons = [Lesson(**x) for x in data.get("lessons", [])]
-            k.tasks = [TaskKnowledge(**{**t, "path": [PathOp(**p) for p in t["path"]]})
-                       for t in data.get("tasks", [])]
+            k.tasks = [
+                TaskKnowledge(**{**t, "path": [PathOp(**p) for p in t["path"]]})
+                for t in data.get("tasks", [])
+            ]
         except (TypeError, KeyError, AttributeError) as exc:
-            raise StoreError(f"cannot read {source}: {exc}",
-                             hint="move the file away to start afresh") from exc
+            raise StoreError(
+                f"cannot read {source}: {exc}", hint="move the file away to start afresh"
+            ) from exc
         k._labels = [frozenset(n.labels) for n in k.nodes]
         return k
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": VERSION, "nodes": [asdict(n) for n in self.nodes],
-                "transitions": [asdict(e) for e in self.edges],
-                "lessons": [asdict(x) for x in self.lessons],
-                "tasks": [asdict(t) for t in self.tasks]}
+        return {
+            "version": VERSION,
+            "nodes": [asdict(n) for n in self.nodes],
+            "transitions": [asdict(e) for e in self.edges],
+            "lessons": [asdict(x) for x in self.lessons],
+            "tasks": [asdict(t) for t in self.tasks],
+        }
 
     def save(self, path: Path | None = None) -> Path:
         path = path or self.path
@@ -124,8 +135,9 @@ class Knowledge:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1),
-                           encoding="utf-8")
+            tmp.write_text(
+                json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8"
+            )
             tmp.replace(path)
         except OSError as exc:
             raise StoreError(f"cannot write the knowledge file {path}: {exc}") from exc
@@ -138,14 +150,35 @@ class Knowledge:
         for e in other.edges:
             self._add_edge(remap[e.src], remap[e.dst], e)
         for x in other.lessons:
-            self.lessons.append(Lesson(x.kind, x.task, x.text, remap.get(x.page, -1), x.words,
-                                       x.penalty))
+            self.lessons.append(
+                Lesson(x.kind, x.task, x.text, remap.get(x.page, -1), x.words, x.penalty)
+            )
         for t in other.tasks:
-            path = [PathOp(p.kind, p.label, p.element_kind, p.text, remap.get(p.src, -1),
-                           remap.get(p.dst, -1)) for p in t.path]
-            self._add_task(TaskKnowledge(t.intent, t.command, t.masked, dict(t.params),
-                                         list(t.kinds), path, remap.get(t.start, -1),
-                                         remap.get(t.end, -1), t.uses, list(t.commands)))
+            path = [
+                PathOp(
+                    p.kind,
+                    p.label,
+                    p.element_kind,
+                    p.text,
+                    remap.get(p.src, -1),
+                    remap.get(p.dst, -1),
+                )
+                for p in t.path
+            ]
+            self._add_task(
+                TaskKnowledge(
+                    t.intent,
+                    t.command,
+                    t.masked,
+                    dict(t.params),
+                    list(t.kinds),
+                    path,
+                    remap.get(t.start, -1),
+                    remap.get(t.end, -1),
+                    t.uses,
+                    list(t.commands),
+                )
+            )
 
     # --- the graph ----------------------------------------------------------------------------
     def find(self, screen: Screen | frozenset[str]) -> int | None:
@@ -175,8 +208,18 @@ class Knowledge:
             if e.src == src and e.dst == dst and e.words == like.words:
                 e.count += like.count
                 return e
-        edge = Edge(src, like.words, dst, like.kind, like.label, like.element_kind, like.text,
-                    like.count, like.changed, len(self.edges))
+        edge = Edge(
+            src,
+            like.words,
+            dst,
+            like.kind,
+            like.label,
+            like.element_kind,
+            like.text,
+            like.count,
+            like.changed,
+            len(self.edges),
+        )
         self.edges.append(edge)
         return edge
 
@@ -190,9 +233,21 @@ class Knowledge:
                 continue
             src, dst = self.node(s.before), self.node(s.after)
             op = op_of(s)
-            self._add_edge(src, dst, Edge(src, op_words(s.action, s.before), dst, op.kind,
-                                          op.label, op.element_kind, op.text, 1,
-                                          not same_page(s.before, s.after)))
+            self._add_edge(
+                src,
+                dst,
+                Edge(
+                    src,
+                    op_words(s.action, s.before),
+                    dst,
+                    op.kind,
+                    op.label,
+                    op.element_kind,
+                    op.text,
+                    1,
+                    not same_page(s.before, s.after),
+                ),
+            )
             out.append((src, dst))
         return out
 
@@ -229,8 +284,9 @@ class Knowledge:
                 self._vectors[t] = np.asarray(v, dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts])
 
-    def match(self, command: str, encode: Encoder, *,
-              threshold: float | None = None) -> Match | None:
+    def match(
+        self, command: str, encode: Encoder, *, threshold: float | None = None
+    ) -> Match | None:
         """The task knowledge whose intent fits ``command``, with its new values.
 
         Score: 0.6 x similarity of the masked commands (the stored one and every
@@ -295,9 +351,14 @@ class Knowledge:
         return [x.text for x in self.lessons_for(command, encode)][-limit:]
 
     # --- summarising a run --------------------------------------------------------------------
-    def summarise(self, task: str, trajectory: Trajectory, *,
-                  lessons: Sequence[str] | None = None,
-                  nodes: Sequence[tuple[int, int] | None] | None = None) -> TaskKnowledge | None:
+    def summarise(
+        self,
+        task: str,
+        trajectory: Trajectory,
+        *,
+        lessons: Sequence[str] | None = None,
+        nodes: Sequence[tuple[int, int] | None] | None = None,
+    ) -> TaskKnowledge | None:
         """Lessons from the undone steps and task/execution knowledge from a confirmed
         run (``observe`` it first, or pass what it returned as ``nodes``)."""
         steps = list(trajectory.steps)
@@ -324,13 +385,30 @@ class Knowledge:
             return None
         values = parse_task(task).parameters
         ops = self.shortest_path(start[0], end[1], path, by_index, values, task)
-        ops = [PathOp(op.kind, template(op.label, values), op.element_kind,
-                      template(op.text, values), op.src, op.dst) for op in ops]
+        ops = [
+            PathOp(
+                op.kind,
+                template(op.label, values),
+                op.element_kind,
+                template(op.text, values),
+                op.src,
+                op.dst,
+            )
+            for op in ops
+        ]
         masked = mask(task, values)
         params = dict(zip(param_names(values, ops), values, strict=True))
-        knowledge = TaskKnowledge(intent_name(masked), task, masked, params,
-                                  [value_kind(v) for v in values], ops, start[0], end[1],
-                                  commands=[masked])
+        knowledge = TaskKnowledge(
+            intent_name(masked),
+            task,
+            masked,
+            params,
+            [value_kind(v) for v in values],
+            ops,
+            start[0],
+            end[1],
+            commands=[masked],
+        )
         return self._add_task(knowledge)
 
     def _add_task(self, knowledge: TaskKnowledge) -> TaskKnowledge:
@@ -350,9 +428,15 @@ class Knowledge:
         if masked not in knowledge.commands:
             knowledge.commands.append(masked)
 
-    def shortest_path(self, start: int, end: int, path: Sequence[Step],
-                      nodes: Mapping[int, tuple[int, int] | None],
-                      values: Sequence[str], task: str = "") -> list[PathOp]:
+    def shortest_path(
+        self,
+        start: int,
+        end: int,
+        path: Sequence[Step],
+        nodes: Mapping[int, tuple[int, int] | None],
+        values: Sequence[str],
+        task: str = "",
+    ) -> list[PathOp]:
         """The shortest path in the graph from ``start`` to ``end`` covering every
         parameter and every state change of the run (``state_change``: typing, a switch
         the task speaks of, a selection); the run's own path, no-ops left out, when
@@ -366,10 +450,14 @@ class Knowledge:
                 required.append((pair[0], op_words(s.action, s.before)))
             if change or change is None:
                 own.append(self._op_for(s, pair))
-        prefer = [(pair[0], op_words(s.action, s.before)) for s in path
-                  if (pair := nodes.get(s.index)) is not None]
-        found = shortest_covering(self.edges, start, end, required,
-                                  [v for v in values if v], prefer=prefer)
+        prefer = [
+            (pair[0], op_words(s.action, s.before))
+            for s in path
+            if (pair := nodes.get(s.index)) is not None
+        ]
+        found = shortest_covering(
+            self.edges, start, end, required, [v for v in values if v], prefer=prefer
+        )
         if found is None:
             return own
         return [PathOp(e.kind, e.label, e.element_kind, e.text, e.src, e.dst) for e in found]
@@ -380,4 +468,3 @@ class Knowledge:
         if pair is not None:
             op.src, op.dst = pair
         return op
-

@@ -17,8 +17,12 @@ from screenpilot.pbd.pages import page_labels, same_page
 
 
 def _states(screen: Screen) -> tuple[tuple[str, int, int], ...]:
-    return tuple(sorted((norm(e.label), -1 if e.checked is None else int(e.checked),
-                         int(e.selected)) for e in screen.elements))
+    return tuple(
+        sorted(
+            (norm(e.label), -1 if e.checked is None else int(e.checked), int(e.selected))
+            for e in screen.elements
+        )
+    )
 
 
 def _related(label: str, task: str, values: Sequence[str]) -> bool:
@@ -45,8 +49,9 @@ def state_change(step: Step, task: str, values: Sequence[str]) -> bool | None:
         return None
     if step.after is None or not same_page(step.before, step.after):
         return None
-    if page_labels(step.before) == page_labels(step.after) and \
-            _states(step.before) == _states(step.after):
+    if page_labels(step.before) == page_labels(step.after) and _states(step.before) == _states(
+        step.after
+    ):
         return False
     target = target_of(step)
     if target is not None and target.kind in TOGGLES and task:
@@ -54,14 +59,19 @@ def state_change(step: Step, task: str, values: Sequence[str]) -> bool | None:
     return True
 
 
-
 def _covers(edge: Edge, values: Sequence[str]) -> set[int]:
     return slots(template(edge.label, values)) | slots(template(edge.text, values))
 
 
-def shortest_covering(edges: Sequence[Edge], start: int, end: int,
-                      required: Sequence[tuple[int, str]], values: Sequence[str], *,
-                      prefer: Sequence[tuple[int, str]] = ()) -> list[Edge] | None:
+def shortest_covering(
+    edges: Sequence[Edge],
+    start: int,
+    end: int,
+    required: Sequence[tuple[int, str]],
+    values: Sequence[str],
+    *,
+    prefer: Sequence[tuple[int, str]] = (),
+) -> list[Edge] | None:
     """Breadth-first search over (page, what is covered): the fewest edges from
     ``start`` to ``end`` that use every required (page, operation) - as many times as
     it is listed - and mention every parameter value. Among paths of one length, the
@@ -79,8 +89,10 @@ def shortest_covering(edges: Sequence[Edge], start: int, end: int,
         covers.append(mask_e)
     out_edges: dict[int, list[int]] = {}
     preferred = set(prefer)
-    for j in sorted(range(len(edges)), key=lambda j: ((edges[j].src, edges[j].words)
-                                                      not in preferred, edges[j].order)):
+    for j in sorted(
+        range(len(edges)),
+        key=lambda j: ((edges[j].src, edges[j].words) not in preferred, edges[j].order),
+    ):
         out_edges.setdefault(edges[j].src, []).append(j)
     op_bits: dict[tuple[int, str], list[int]] = {}
     for b, (kind, item) in enumerate(items):
@@ -115,4 +127,3 @@ def shortest_covering(edges: Sequence[Edge], start: int, end: int,
                 parent[nxt] = ((node, state), index)
                 queue.append(nxt)
     return None
-

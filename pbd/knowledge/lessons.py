@@ -38,15 +38,18 @@ def lesson_sentences(task: str, step: Step, why: str) -> tuple[str, str]:
     """Templated lessons from an undone step: (environment type-2, execution type-2)."""
     words = op_words(step.action, step.before)
     where = title(step.before)
-    env = f"On '{where}', {words} opens '{title(step.after)}'." if step.after is not None \
+    env = (
+        f"On '{where}', {words} opens '{title(step.after)}'."
+        if step.after is not None
         else f"On '{where}', {words} does not change the page."
+    )
     run = f"For \"{task}\", {words} on '{where}' was a wrong turn" + (f": {why}" if why else ".")
     return env, run
 
 
 def undo_reason(steps: Sequence[Step], undone: Step) -> str:
     """Why ``undone`` was undone: the reason the undo step gave."""
-    for s in steps[undone.index + 1:]:
+    for s in steps[undone.index + 1 :]:
         if is_undo(s):
             reason = s.reason.removeprefix(UNDO_PREFIX)
             return reason.split(" because ", 1)[1] if " because " in reason else reason
@@ -55,9 +58,8 @@ def undo_reason(steps: Sequence[Step], undone: Step) -> str:
 
 def lesson_penalty(steps: Sequence[Step], undone: Step) -> float:
     """The backtracking penalty the undo of ``undone`` set (5 when it named none)."""
-    for s in steps[undone.index + 1:]:
+    for s in steps[undone.index + 1 :]:
         if is_undo(s):
             m = re.search(r"penalty (\d+)", s.reason)
             return float(m.group(1)) if m else 5.0
     return 5.0
-

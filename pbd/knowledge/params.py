@@ -14,11 +14,63 @@ from screenpilot.language.fields import value_kind
 from screenpilot.language.taskparse import norm
 from screenpilot.language.words import stems
 
-_STOP = {"the", "a", "an", "to", "in", "into", "on", "off", "of", "my", "and", "for", "with",
-         "is", "at", "it", "as", "be", "me", "i", "you", "please", "could", "can", "their",
-         "his", "her", "x", "turn", "set", "switch", "put", "this", "that", "want", "need",
-         "would", "like", "do", "don", "will", "so", "by", "up", "down", "from", "out", "new",
-         "your", "am", "pm", "then", "also", "some", "all"}
+_STOP = {
+    "the",
+    "a",
+    "an",
+    "to",
+    "in",
+    "into",
+    "on",
+    "off",
+    "of",
+    "my",
+    "and",
+    "for",
+    "with",
+    "is",
+    "at",
+    "it",
+    "as",
+    "be",
+    "me",
+    "i",
+    "you",
+    "please",
+    "could",
+    "can",
+    "their",
+    "his",
+    "her",
+    "x",
+    "turn",
+    "set",
+    "switch",
+    "put",
+    "this",
+    "that",
+    "want",
+    "need",
+    "would",
+    "like",
+    "do",
+    "don",
+    "will",
+    "so",
+    "by",
+    "up",
+    "down",
+    "from",
+    "out",
+    "new",
+    "your",
+    "am",
+    "pm",
+    "then",
+    "also",
+    "some",
+    "all",
+}
 
 _SLOT = re.compile(r"\{(\d+)(?::(first|rest))?\}")
 
@@ -33,7 +85,7 @@ def template(text: str, values: Sequence[str]) -> str:
     if not text:
         return text
     stripped = text.rstrip("\n")
-    tail = text[len(stripped):]
+    tail = text[len(stripped) :]
     for i, v in enumerate(values):
         words = v.split()
         if len(words) >= 2 and stripped == words[0]:
@@ -49,6 +101,7 @@ def template(text: str, values: Sequence[str]) -> str:
 
 def fill(text: str, values: Sequence[str]) -> str:
     """The inverse of ``template`` with new values (a missing value is empty)."""
+
     def one(m: re.Match[str]) -> str:
         i = int(m.group(1))
         v = values[i] if i < len(values) else ""
@@ -58,6 +111,7 @@ def fill(text: str, values: Sequence[str]) -> str:
         if part == "rest":
             return " ".join(v.split()[1:])
         return v
+
     return _SLOT.sub(one, text)
 
 
@@ -80,11 +134,9 @@ def slots(text: str) -> set[int]:
     return {int(m.group(1)) for m in _SLOT.finditer(text)}
 
 
-
 def intent_name(masked: str) -> str:
     words = [w for w in norm(masked).split() if w not in _STOP and not w.isdigit()]
     return "_".join(words[:5]) or "task"
-
 
 
 def bind(stored: Sequence[str], new: Sequence[str]) -> tuple[str, ...] | None:
@@ -99,4 +151,3 @@ def bind(stored: Sequence[str], new: Sequence[str]) -> tuple[str, ...] | None:
             return None
         out.append(pool.pop(0))
     return tuple(out)
-

@@ -39,7 +39,7 @@ class Edge:
 
 @dataclass
 class Lesson:
-    kind: str        # "environment" | "execution"
+    kind: str  # "environment" | "execution"
     task: str
     text: str
     page: int
@@ -102,8 +102,14 @@ def param_names(values: Sequence[str], path: Sequence[PathOp]) -> list[str]:
     """A name for each value: the label of the field it was typed into, else its kind."""
     names: list[str] = []
     for i, v in enumerate(values):
-        name = next((norm(op.label).replace(" ", "_") for op in path
-                     if op.kind == "type" and op.label and i in slots(op.text)), "")
+        name = next(
+            (
+                norm(op.label).replace(" ", "_")
+                for op in path
+                if op.kind == "type" and op.label and i in slots(op.text)
+            ),
+            "",
+        )
         if not name:
             kind = value_kind(v)
             name = "name" if kind == "text" and v[:1].isupper() else kind
@@ -112,7 +118,6 @@ def param_names(values: Sequence[str], path: Sequence[PathOp]) -> list[str]:
             name, n = f"{base}_{n}", n + 1
         names.append(name)
     return names
-
 
 
 def target_of(step: Step) -> Element | None:
@@ -137,6 +142,6 @@ def op_of(step: Step) -> PathOp:
         text = str(a.direction)
     elif a.point is not None and e is not None and e.kind is ElementKind.SEEK_BAR:
         text = f"{(a.point[0] - e.box.x1) / max(1, e.box.width - 1):.3f}"
-    return PathOp(a.kind.value, e.label if e is not None else "",
-                  e.kind.value if e is not None else "", text)
-
+    return PathOp(
+        a.kind.value, e.label if e is not None else "", e.kind.value if e is not None else "", text
+    )

@@ -86,8 +86,11 @@ class Replay:
             share = level if level is not None else float(text or 0.5)
             x = round(e.box.x1 + share * (e.box.width - 1))
             return Action(kind, point=(x, e.box.center[1]))
-        if e.kind in TOGGLES and self.intent.switch_to is not None \
-                and e.checked is self.intent.switch_to:
+        if (
+            e.kind in TOGGLES
+            and self.intent.switch_to is not None
+            and e.checked is self.intent.switch_to
+        ):
             return "skip"
         return Action(kind, element=e.id)
 
@@ -100,8 +103,11 @@ def find_element(screen: Screen, label: str, element_kind: str = "") -> Element 
         return None
     order = screen.reading_order()
     verbatim = [e for e in order if e.label.strip() == label.strip()]
-    for hits in (verbatim, [e for e in order if norm(e.label) == want],
-                 [e for e in order if norm(e.label).startswith(want + " ")]):
+    for hits in (
+        verbatim,
+        [e for e in order if norm(e.label) == want],
+        [e for e in order if norm(e.label).startswith(want + " ")],
+    ):
         if hits:
             same = [e for e in hits if e.kind.value == element_kind]
             return (same or hits)[0]
@@ -109,8 +115,11 @@ def find_element(screen: Screen, label: str, element_kind: str = "") -> Element 
         # a switch's label may carry its state ("Wi-Fi Off" / "Wi-Fi HomeNet"): the same
         # first word on a switch will do
         first = want.split()[0]
-        toggles = [e for e in screen.reading_order() if e.kind in TOGGLES
-                   and norm(e.label).split()[:1] == [first]]
+        toggles = [
+            e
+            for e in screen.reading_order()
+            if e.kind in TOGGLES and norm(e.label).split()[:1] == [first]
+        ]
         if toggles:
             return toggles[0]
     return None
@@ -122,6 +131,9 @@ def find_field(screen: Screen, label: str, value: str) -> Element | None:
     if e is not None:
         return e
     kind = value_kind(value)
-    fields = [f for f in screen.reading_order() if f.kind is ElementKind.EDIT_TEXT
-              and (f.hint or not f.text)]
+    fields = [
+        f
+        for f in screen.reading_order()
+        if f.kind is ElementKind.EDIT_TEXT and (f.hint or not f.text)
+    ]
     return next((f for f in fields if fits(kind, field_kind(f))), None)

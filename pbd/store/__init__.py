@@ -50,6 +50,21 @@ from screenpilot.pbd.store.records import (
     language_of,
 )
 
-__all__ = ["DEFAULT_MODEL", "DEMOS", "INDEX_DIR", "LEDGER_FILE", "LOCK_FILE", "LOCK_TIMEOUT_S",
-           "Collection", "CollectionInfo", "DemoRecord", "DemoStore", "Entry", "Scalar",
-           "TextEncoder", "default_path", "language_of", "retrieve"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "DEMOS",
+    "INDEX_DIR",
+    "LEDGER_FILE",
+    "LOCK_FILE",
+    "LOCK_TIMEOUT_S",
+    "Collection",
+    "CollectionInfo",
+    "DemoRecord",
+    "DemoStore",
+    "Entry",
+    "Scalar",
+    "TextEncoder",
+    "default_path",
+    "language_of",
+    "retrieve",
+]

@@ -39,15 +39,17 @@ class Backend(Protocol):
     def session(self, *, write: bool = False) -> contextlib.AbstractContextManager[None]: ...
     def info(self, name: str) -> CollectionInfo | None: ...
     def names(self) -> list[str]: ...
-    def add(self, name: str, model: str, entries: Sequence[Entry],
-            vectors: np.ndarray) -> None: ...
+    def add(self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray) -> None: ...
     def delete(self, name: str, ids: Sequence[str]) -> None: ...
-    def get(self, name: str, ids: Sequence[str] | None = None,
-            where: Mapping[str, Scalar] | None = None) -> list[Entry]: ...
-    def query(self, name: str, vector: np.ndarray, k: int,
-              where: Mapping[str, Scalar] | None = None) -> list[Entry]: ...
-    def replace(self, name: str, model: str, entries: Sequence[Entry],
-                vectors: np.ndarray) -> None: ...
+    def get(
+        self, name: str, ids: Sequence[str] | None = None, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]: ...
+    def query(
+        self, name: str, vector: np.ndarray, k: int, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]: ...
+    def replace(
+        self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray
+    ) -> None: ...
     def close(self) -> None: ...
 
 
@@ -56,7 +58,7 @@ class Chroma:
 
     def __init__(self, what: str, *, cache: bool = True) -> None:
         self.what = what
-        self.cache = cache      # a server's collections may be replaced by other clients
+        self.cache = cache  # a server's collections may be replaced by other clients
         self._client: Any = None
         self._handles: dict[str, Any] = {}
 
@@ -79,8 +81,9 @@ class Chroma:
             except NotFoundError:
                 return None
             except chroma_errors() as exc:
-                raise StoreError(f"the store at {self.what} failed to open collection "
-                                 f"{name!r}: {exc}") from exc
+                raise StoreError(
+                    f"the store at {self.what} failed to open collection {name!r}: {exc}"
+                ) from exc
             if self.cache:
                 self._handles[name] = col
         return col
@@ -91,16 +94,22 @@ class Chroma:
         except ScreenpilotError:
             raise
         except chroma_errors() as exc:
-            raise StoreError(f"the store at {self.what} failed to {doing}: {exc}",
-                             hint="if it persists, export what can be read "
-                                  "(`screenpilot demos export`) and start a new store") from exc
+            raise StoreError(
+                f"the store at {self.what} failed to {doing}: {exc}",
+                hint="if it persists, export what can be read "
+                "(`screenpilot demos export`) and start a new store",
+            ) from exc
 
     def create(self, name: str, *, model: str, dim: int) -> Any:
         col = self.handle(name)
         if col is None:
             meta = {"hnsw:space": "cosine", "embed_model": model, "embed_dim": dim}
-            col = self.call("create a collection", lambda: self.client.get_or_create_collection(
-                name, metadata=meta, embedding_function=None))
+            col = self.call(
+                "create a collection",
+                lambda: self.client.get_or_create_collection(
+                    name, metadata=meta, embedding_function=None
+                ),
+            )
             if self.cache:
                 self._handles[name] = col
         return col
@@ -110,9 +119,12 @@ class Chroma:
         if col is None:
             return None
         meta = col.metadata or {}
-        return CollectionInfo(name, str(meta.get("embed_model", "")),
-                              int(meta.get("embed_dim", 0) or 0),
-                              int(self.call("count", col.count)))
+        return CollectionInfo(
+            name,
+            str(meta.get("embed_model", "")),
+            int(meta.get("embed_dim", 0) or 0),
+            int(self.call("count", col.count)),
+        )
 
     def names(self) -> list[str]:
         cols = self.call("list collections", self.client.list_collections)
@@ -121,15 +133,18 @@ class Chroma:
     def add(self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray) -> None:
         col = self.create(name, model=model, dim=int(vectors.shape[1]))
         for i in range(0, len(entries), BATCH):
-            part, vec = entries[i:i + BATCH], vectors[i:i + BATCH]
+            part, vec = entries[i : i + BATCH], vectors[i : i + BATCH]
 
             def upsert(p: Sequence[Entry] = part, v: np.ndarray = vec) -> Any:
                 return col.upsert(
-                    ids=[e.id for e in p], embeddings=np.asarray(v, dtype=np.float32),
+                    ids=[e.id for e in p],
+                    embeddings=np.asarray(v, dtype=np.float32),
                     documents=[e.text for e in p],
-                    metadatas=[{**e.metadata, PAYLOAD: json.dumps(dict(e.payload),
-                                                                   ensure_ascii=False)}
-                               for e in p])
+                    metadatas=[
+                        {**e.metadata, PAYLOAD: json.dumps(dict(e.payload), ensure_ascii=False)}
+                        for e in p
+                    ],
+                )
 
             self.call("add entries", upsert)
 
@@ -143,30 +158,50 @@ class Chroma:
             self.call("drop a collection", lambda: self.client.delete_collection(name))
             self._handles.pop(name, None)
 
-    def get(self, name: str, ids: Sequence[str] | None = None,
-            where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def get(
+        self, name: str, ids: Sequence[str] | None = None, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]:
         col = self.handle(name)
         if col is None:
             return []
-        got = self.call("read entries", lambda: col.get(
-            ids=list(ids) if ids is not None else None, where=where_clause(where),
-            include=["documents", "metadatas"]))
-        return [entry_of(i, d, m) for i, d, m in zip(got["ids"], got["documents"] or [],
-                                                    got["metadatas"] or [], strict=True)]
+        got = self.call(
+            "read entries",
+            lambda: col.get(
+                ids=list(ids) if ids is not None else None,
+                where=where_clause(where),
+                include=["documents", "metadatas"],
+            ),
+        )
+        return [
+            entry_of(i, d, m)
+            for i, d, m in zip(
+                got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True
+            )
+        ]
 
-    def query(self, name: str, vector: np.ndarray, k: int,
-              where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def query(
+        self, name: str, vector: np.ndarray, k: int, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]:
         col = self.handle(name)
         if col is None:
             return []
-        got = self.call("search", lambda: col.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-            n_results=max(1, k), where=where_clause(where),
-            include=["documents", "metadatas", "distances"]))
+        got = self.call(
+            "search",
+            lambda: col.query(
+                query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+                n_results=max(1, k),
+                where=where_clause(where),
+                include=["documents", "metadatas", "distances"],
+            ),
+        )
         out = []
-        for i, d, m, dist in zip(got["ids"][0], (got["documents"] or [[]])[0],
-                                 (got["metadatas"] or [[]])[0], (got["distances"] or [[]])[0],
-                                 strict=True):
+        for i, d, m, dist in zip(
+            got["ids"][0],
+            (got["documents"] or [[]])[0],
+            (got["metadatas"] or [[]])[0],
+            (got["distances"] or [[]])[0],
+            strict=True,
+        ):
             e = entry_of(i, d, m)
             out.append(Entry(e.id, e.text, e.payload, e.metadata, round(1.0 - float(dist), 4)))
         return out
@@ -186,8 +221,12 @@ def entry_of(id_: str, text: str | None, meta: Mapping[str, Any] | None) -> Entr
         payload = json.loads(raw) if isinstance(raw, str) else {}
     except json.JSONDecodeError:
         payload = {}
-    return Entry(id_, text or "", payload if isinstance(payload, dict) else {},
-                 {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)})
+    return Entry(
+        id_,
+        text or "",
+        payload if isinstance(payload, dict) else {},
+        {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool)},
+    )
 
 
 class ChromaReads:
@@ -195,12 +234,14 @@ class ChromaReads:
 
     chroma: Chroma
 
-    def get(self, name: str, ids: Sequence[str] | None = None,
-            where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def get(
+        self, name: str, ids: Sequence[str] | None = None, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]:
         return self.chroma.get(name, ids, where)
 
-    def query(self, name: str, vector: np.ndarray, k: int,
-              where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def query(
+        self, name: str, vector: np.ndarray, k: int, where: Mapping[str, Scalar] | None = None
+    ) -> list[Entry]:
         return self.chroma.query(name, vector, k, where)
 
 
@@ -213,13 +254,16 @@ class ServerBackend(ChromaReads):
         try:
             import chromadb
 
-            self.chroma.client = chromadb.HttpClient(host=host, port=port,
-                                                     settings=chroma_settings())
+            self.chroma.client = chromadb.HttpClient(
+                host=host, port=port, settings=chroma_settings()
+            )
             self.chroma.client.heartbeat()
-        except Exception as exc:   # connection refused, DNS, auth: all mean "not there"
-            raise StoreError(f"cannot reach the Chroma server at {self.location}: {exc}",
-                             hint="start it (`chroma run --path DIR --port N`), or leave "
-                                  "store.host empty to use a local folder") from exc
+        except Exception as exc:  # connection refused, DNS, auth: all mean "not there"
+            raise StoreError(
+                f"cannot reach the Chroma server at {self.location}: {exc}",
+                hint="start it (`chroma run --path DIR --port N`), or leave "
+                "store.host empty to use a local folder",
+            ) from exc
 
     def session(self, *, write: bool = False) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()
@@ -236,8 +280,7 @@ class ServerBackend(ChromaReads):
     def delete(self, name: str, ids: Sequence[str]) -> None:
         self.chroma.delete(name, ids)
 
-    def replace(self, name: str, model: str, entries: Sequence[Entry],
-                vectors: np.ndarray) -> None:
+    def replace(self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray) -> None:
         self.chroma.drop(name)
         self.chroma.add(name, model, entries, vectors)
 

@@ -60,7 +60,8 @@ class Collection:
                 f"the store's '{self.name}' were embedded with {info.model}, but the "
                 f"embedding model now is {embedder.name}; the two cannot be mixed",
                 hint=f"run `screenpilot demos reembed` to re-embed them with {embedder.name}, "
-                     f"or set embed.model={info.model}")
+                f"or set embed.model={info.model}",
+            )
         return embedder.name
 
     def add(self, entries: Sequence[Entry], vectors: np.ndarray | None = None) -> list[str]:
@@ -69,8 +70,10 @@ class Collection:
         their embeddings when the caller made them already (with the store's embedder)."""
         if not entries:
             return []
-        ready = [Entry(e.id or new_id(), e.text, dict(e.payload), clean_metadata(e.metadata))
-                 for e in entries]
+        ready = [
+            Entry(e.id or new_id(), e.text, dict(e.payload), clean_metadata(e.metadata))
+            for e in entries
+        ]
         for e in ready:
             if not e.text.strip():
                 raise StoreError("an entry needs a text to embed")
@@ -78,15 +81,22 @@ class Collection:
             vectors = self.store.encode([e.text for e in ready])
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or len(vectors) != len(ready):
-            raise StoreError(f"{len(ready)} entries need {len(ready)} vectors, "
-                             f"got an array of shape {vectors.shape}")
+            raise StoreError(
+                f"{len(ready)} entries need {len(ready)} vectors, "
+                f"got an array of shape {vectors.shape}"
+            )
         with self._backend.session(write=True):
             model = self._checked_model(self._backend.info(self.name))
             self._backend.add(self.name, model, ready, vectors)
         return [e.id for e in ready]
 
-    def search(self, text: str, k: int = 3, threshold: float = 0.0,
-               where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def search(
+        self,
+        text: str,
+        k: int = 3,
+        threshold: float = 0.0,
+        where: Mapping[str, Scalar] | None = None,
+    ) -> list[Entry]:
         """The ``k`` entries most similar to ``text`` with similarity >= ``threshold``,
         best first (``Entry.score`` is the cosine similarity)."""
         with self._backend.session():
@@ -96,12 +106,16 @@ class Collection:
         self._checked_model(info)
         return self.search_vector(self.store.encode([text])[0], k, threshold, where)
 
-    def search_vector(self, vector: np.ndarray, k: int = 3, threshold: float = 0.0,
-                      where: Mapping[str, Scalar] | None = None) -> list[Entry]:
+    def search_vector(
+        self,
+        vector: np.ndarray,
+        k: int = 3,
+        threshold: float = 0.0,
+        where: Mapping[str, Scalar] | None = None,
+    ) -> list[Entry]:
         """Like ``search``, for a query already embedded with the store's embedder."""
         with self._backend.session():
-            found = self._backend.query(self.name, np.asarray(vector, dtype=np.float32), k,
-                                        where)
+            found = self._backend.query(self.name, np.asarray(vector, dtype=np.float32), k, where)
         return [e for e in found if e.score is not None and e.score >= threshold]
 
     def get(self, entry_id: str) -> Entry | None:
@@ -127,8 +141,11 @@ class Collection:
         """Embed every entry again with the store's embedder; returns how many."""
         with self._backend.session():
             entries = self._backend.get(self.name)
-        vectors = self.store.encode([e.text for e in entries]) if entries else \
-            np.zeros((0, 0), dtype=np.float32)
+        vectors = (
+            self.store.encode([e.text for e in entries])
+            if entries
+            else np.zeros((0, 0), dtype=np.float32)
+        )
         with self._backend.session(write=True):
             self._backend.replace(self.name, self.store.embedder.name, entries, vectors)
         return len(entries)
@@ -138,8 +155,9 @@ class DemoStore:
     """The demonstration store (see the module docstring); other named collections of the
     same store come from ``collection(name)``."""
 
-    def __init__(self, backend: Backend, *, embedder: TextEncoder | None = None,
-                 model: str = DEFAULT_MODEL) -> None:
+    def __init__(
+        self, backend: Backend, *, embedder: TextEncoder | None = None, model: str = DEFAULT_MODEL
+    ) -> None:
         self.backend = backend
         self.model = model
         self._embedder = embedder
@@ -147,9 +165,16 @@ class DemoStore:
 
     # --- opening --------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path | None = None, *, host: str = "", port: int = 8000,
-             embedder: TextEncoder | None = None, model: str = DEFAULT_MODEL,
-             lock_timeout: float = LOCK_TIMEOUT_S) -> DemoStore:
+    def open(
+        cls,
+        path: str | Path | None = None,
+        *,
+        host: str = "",
+        port: int = 8000,
+        embedder: TextEncoder | None = None,
+        model: str = DEFAULT_MODEL,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+    ) -> DemoStore:
         """The store in ``path`` (default: the user data dir), or on the Chroma server at
         ``host``:``port``. ``embedder`` (or the local model ``model``, loaded when first
         needed) embeds texts."""
@@ -185,8 +210,10 @@ class DemoStore:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         vectors = np.asarray(self.embedder.encode(list(texts)), dtype=np.float32)
         if vectors.ndim != 2 or len(vectors) != len(texts):
-            raise StoreError(f"the embedder {self.embedder.name} returned an array of shape "
-                             f"{vectors.shape} for {len(texts)} texts")
+            raise StoreError(
+                f"the embedder {self.embedder.name} returned an array of shape "
+                f"{vectors.shape} for {len(texts)} texts"
+            )
         return vectors
 
     def collection(self, name: str) -> Collection:
@@ -211,7 +238,7 @@ class DemoStore:
         entry = self.demos.get(demo_id)
         if entry is None:
             entry = self.demos.get(self.resolve(demo_id))
-        if entry is None:   # pragma: no cover - resolve raised already
+        if entry is None:  # pragma: no cover - resolve raised already
             raise StoreError(f"no demonstration {demo_id}")
         return DemoRecord.fromentry_of(entry)
 
@@ -224,10 +251,13 @@ class DemoStore:
         if len(hits) == 1:
             return hits[0]
         if not hits:
-            raise StoreError(f"no demonstration {prefix!r} in the store at {self.location}",
-                             hint="see `screenpilot demos list`")
-        raise StoreError(f"{len(hits)} demonstrations start with {prefix!r}",
-                         hint="give more of the id")
+            raise StoreError(
+                f"no demonstration {prefix!r} in the store at {self.location}",
+                hint="see `screenpilot demos list`",
+            )
+        raise StoreError(
+            f"{len(hits)} demonstrations start with {prefix!r}", hint="give more of the id"
+        )
 
     def remove(self, demo_id: str) -> None:
         self.demos.remove([self.resolve(demo_id)])
@@ -235,17 +265,27 @@ class DemoStore:
     def list(self, where: Mapping[str, Scalar] | None = None) -> list[DemoRecord]:
         """Every demonstration, oldest first."""
         records = [DemoRecord.fromentry_of(e) for e in self.demos.list(where)]
-        return sorted(records, key=lambda r: r.created)   # stable: insertion order within
+        return sorted(records, key=lambda r: r.created)  # stable: insertion order within
 
     def count(self) -> int:
         return self.demos.count()
 
-    def search_records(self, text: str, k: int = 3, threshold: float = 0.0,
-                       where: Mapping[str, Scalar] | None = None) -> builtins.list[DemoRecord]:
+    def search_records(
+        self,
+        text: str,
+        k: int = 3,
+        threshold: float = 0.0,
+        where: Mapping[str, Scalar] | None = None,
+    ) -> builtins.list[DemoRecord]:
         return [DemoRecord.fromentry_of(e) for e in self.demos.search(text, k, threshold, where)]
 
-    def search(self, text: str, k: int = 3, threshold: float = 0.0,
-               where: Mapping[str, Scalar] | None = None) -> builtins.list[Demonstration]:
+    def search(
+        self,
+        text: str,
+        k: int = 3,
+        threshold: float = 0.0,
+        where: Mapping[str, Scalar] | None = None,
+    ) -> builtins.list[Demonstration]:
         """Demonstrations similar to ``text`` (cosine >= ``threshold``), best first, as
         planners take them."""
         return [r.demonstration() for r in self.search_records(text, k, threshold, where)]
@@ -273,8 +313,10 @@ class DemoStore:
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise DataError(f"line {n} of {source or 'the import'} is not JSON: {exc}",
-                                hint="nothing was imported") from exc
+                raise DataError(
+                    f"line {n} of {source or 'the import'} is not JSON: {exc}",
+                    hint="nothing was imported",
+                ) from exc
             records.append(DemoRecord.from_json(data, where=f"line {n} of {source or 'input'}"))
         existing = {e.id for e in self.demos.list()}
         fresh = [r for r in records if not r.id or r.id not in existing]
@@ -292,13 +334,17 @@ def _as_record(demo: DemoRecord | Demonstration) -> DemoRecord:
         demo = DemoRecord(demo.instruction, demo.steps, demo.app)
     if not demo.instruction.strip():
         raise StoreError("a demonstration needs an instruction")
-    return _replace(demo, instruction=demo.instruction.strip(),
-                    created=demo.created or now(),
-                    language=demo.language or language_of(demo.instruction),
-                    score=None)
+    return _replace(
+        demo,
+        instruction=demo.instruction.strip(),
+        created=demo.created or now(),
+        language=demo.language or language_of(demo.instruction),
+        score=None,
+    )
 
 
-def retrieve(store: DemoStore, task: str, *, k: int = 3,
-             threshold: float = 0.6) -> tuple[Demonstration, ...]:
+def retrieve(
+    store: DemoStore, task: str, *, k: int = 3, threshold: float = 0.6
+) -> tuple[Demonstration, ...]:
     """The demonstrations for ``task`` that go into ``PlanHints.demonstrations``."""
     return tuple(store.search(task, k=k, threshold=threshold))

@@ -44,10 +44,11 @@ class LocalBackend(ChromaReads):
         try:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the store folder {root}: {exc}",
-                             hint="set store.path to a writable folder") from exc
-        self._lock = filelock.FileLock(root / LOCK_FILE, timeout=lock_timeout,
-                                       thread_local=False)
+            raise StoreError(
+                f"cannot create the store folder {root}: {exc}",
+                hint="set store.path to a writable folder",
+            ) from exc
+        self._lock = filelock.FileLock(root / LOCK_FILE, timeout=lock_timeout, thread_local=False)
         self._mutex = threading.RLock()
         self._ledger: Ledger | None = None
         self.chroma = Chroma(str(root))
@@ -67,10 +68,12 @@ class LocalBackend(ChromaReads):
             try:
                 self._lock.acquire()
             except filelock.Timeout as exc:
-                raise StoreError(f"the store at {self.root} is busy: another process has "
-                                 f"held its lock for {self.lock_timeout:.0f} s",
-                                 hint="wait for that screenpilot command to finish, or stop "
-                                      "it; a lock is released when its process dies") from exc
+                raise StoreError(
+                    f"the store at {self.root} is busy: another process has "
+                    f"held its lock for {self.lock_timeout:.0f} s",
+                    hint="wait for that screenpilot command to finish, or stop "
+                    "it; a lock is released when its process dies",
+                ) from exc
             try:
                 with self._sqlite_errors():
                     self._refresh()
@@ -84,18 +87,21 @@ class LocalBackend(ChromaReads):
             yield
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreError(f"the store at {self.root} is locked: {exc}",
-                                 hint="another program holds its ledger open; close it and "
-                                      "try again") from exc
+                raise StoreError(
+                    f"the store at {self.root} is locked: {exc}",
+                    hint="another program holds its ledger open; close it and try again",
+                ) from exc
             raise self._damaged(exc) from exc
         except sqlite3.DatabaseError as exc:
             raise self._damaged(exc) from exc
 
     def _damaged(self, exc: Exception) -> StoreError:
         self._close_ledger()
-        return StoreError(f"the store at {self.root} is damaged: its ledger cannot be read "
-                          f"({exc})", hint=f"nothing was changed; move {self.root} away and "
-                          "import your last export (`screenpilot demos import FILE`)")
+        return StoreError(
+            f"the store at {self.root} is damaged: its ledger cannot be read ({exc})",
+            hint=f"nothing was changed; move {self.root} away and "
+            "import your last export (`screenpilot demos import FILE`)",
+        )
 
     @property
     def ledger(self) -> Ledger:
@@ -114,8 +120,11 @@ class LocalBackend(ChromaReads):
         if self.chroma.client is None or generation != self._generation:
             self._open_client()
             self._generation = generation
-            stale = [n for n in ledger.names()
-                     if (i := self.chroma.info(n)) is None or i.count != ledger.count(n)]
+            stale = [
+                n
+                for n in ledger.names()
+                if (i := self.chroma.info(n)) is None or i.count != ledger.count(n)
+            ]
             if stale:
                 self._rebuild(f"collection(s) {', '.join(stale)} out of step with the ledger")
                 self._open_client()
@@ -132,7 +141,8 @@ class LocalBackend(ChromaReads):
             if segment.is_dir() and data.is_file() and links.is_file():
                 size = data.stat().st_size
                 if links.stat().st_size > 64 * size + (1 << 20) or (
-                        (segment / "header.bin").is_file() and size == 0):
+                    (segment / "header.bin").is_file() and size == 0
+                ):
                     return True
         return False
 
@@ -140,8 +150,12 @@ class LocalBackend(ChromaReads):
         import chromadb
 
         self._close_client()
-        self.chroma.client = self.chroma.call("open its index", lambda: chromadb.PersistentClient(
-            path=str(self.root / INDEX_DIR), settings=chroma_settings()))
+        self.chroma.client = self.chroma.call(
+            "open its index",
+            lambda: chromadb.PersistentClient(
+                path=str(self.root / INDEX_DIR), settings=chroma_settings()
+            ),
+        )
 
     def _close_client(self) -> None:
         client, self.chroma.client = self.chroma.client, None
@@ -197,16 +211,17 @@ class LocalBackend(ChromaReads):
     # --- the operations (called inside a session) -----------------------------------------
     def info(self, name: str) -> CollectionInfo | None:
         found = self.ledger.info(name)
-        return CollectionInfo(name, found[0], found[1], self.ledger.count(name)) \
-            if found else None
+        return CollectionInfo(name, found[0], found[1], self.ledger.count(name)) if found else None
 
     def names(self) -> list[str]:
         return self.ledger.names()
 
     def add(self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray) -> None:
         def change(db: sqlite3.Connection) -> None:
-            db.execute("INSERT OR IGNORE INTO collections VALUES(?, ?, ?)",
-                       (name, model, int(vectors.shape[1])))
+            db.execute(
+                "INSERT OR IGNORE INTO collections VALUES(?, ?, ?)",
+                (name, model, int(vectors.shape[1])),
+            )
             self.ledger.put(db, name, entries, vectors)
 
         with self._writing(change):
@@ -214,18 +229,20 @@ class LocalBackend(ChromaReads):
 
     def delete(self, name: str, ids: Sequence[str]) -> None:
         def change(db: sqlite3.Connection) -> None:
-            db.executemany("DELETE FROM entries WHERE collection = ? AND id = ?",
-                           [(name, i) for i in ids])
+            db.executemany(
+                "DELETE FROM entries WHERE collection = ? AND id = ?", [(name, i) for i in ids]
+            )
 
         with self._writing(change):
             self.chroma.delete(name, ids)
 
-    def replace(self, name: str, model: str, entries: Sequence[Entry],
-                vectors: np.ndarray) -> None:
+    def replace(self, name: str, model: str, entries: Sequence[Entry], vectors: np.ndarray) -> None:
         def change(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM entries WHERE collection = ?", (name,))
-            db.execute("INSERT OR REPLACE INTO collections VALUES(?, ?, ?)",
-                       (name, model, int(vectors.shape[1]) if len(vectors) else 0))
+            db.execute(
+                "INSERT OR REPLACE INTO collections VALUES(?, ?, ?)",
+                (name, model, int(vectors.shape[1]) if len(vectors) else 0),
+            )
             self.ledger.put(db, name, entries, vectors)
 
         with self._writing(change):

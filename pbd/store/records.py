@@ -65,11 +65,11 @@ class DemoRecord:
     instruction: str
     steps: tuple[str, ...]
     app: str = ""
-    screen: str = ""        # "1080x2400"
-    language: str = ""      # "en", "zh"
-    created: str = ""       # ISO time, UTC
-    source: str = ""        # "recorded", "imported", "task-suite", "synthetic"...
-    trajectory: str = ""    # path of the recorded trajectory.json, when there is one
+    screen: str = ""  # "1080x2400"
+    language: str = ""  # "en", "zh"
+    created: str = ""  # ISO time, UTC
+    source: str = ""  # "recorded", "imported", "task-suite", "synthetic"...
+    trajectory: str = ""  # path of the recorded trajectory.json, when there is one
     id: str = ""
     score: float | None = None
 
@@ -79,9 +79,17 @@ class DemoRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL export line (no score)."""
-        return {"id": self.id, "instruction": self.instruction, "steps": list(self.steps),
-                "app": self.app, "screen": self.screen, "language": self.language,
-                "created": self.created, "source": self.source, "trajectory": self.trajectory}
+        return {
+            "id": self.id,
+            "instruction": self.instruction,
+            "steps": list(self.steps),
+            "app": self.app,
+            "screen": self.screen,
+            "language": self.language,
+            "created": self.created,
+            "source": self.source,
+            "trajectory": self.trajectory,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, where: str = "") -> DemoRecord:
@@ -95,33 +103,60 @@ class DemoRecord:
             raise DataError(f"a demonstration needs an 'instruction'{at}")
         if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
             raise DataError(f"'steps' must be a list of strings{at}")
-        known = {"id", "instruction", "steps", "app", "screen", "language", "created",
-                 "source", "trajectory", "score"}
+        known = {
+            "id",
+            "instruction",
+            "steps",
+            "app",
+            "screen",
+            "language",
+            "created",
+            "source",
+            "trajectory",
+            "score",
+        }
         unknown = sorted(set(data) - known)
         if unknown:
             raise DataError(f"unknown field(s) {unknown}{at}")
-        text = {k: data.get(k, "") for k in ("app", "screen", "language", "created", "source",
-                                             "trajectory", "id")}
+        text = {
+            k: data.get(k, "")
+            for k in ("app", "screen", "language", "created", "source", "trajectory", "id")
+        }
         for key, value in text.items():
             if not isinstance(value, str):
                 raise DataError(f"'{key}' must be a string{at}")
         return cls(instruction.strip(), tuple(steps), **text)
 
     def entry(self) -> Entry:
-        return Entry(self.id, self.instruction,
-                     {"steps": list(self.steps), "trajectory": self.trajectory},
-                     {"app": self.app, "screen": self.screen, "language": self.language,
-                      "created": self.created, "source": self.source})
+        return Entry(
+            self.id,
+            self.instruction,
+            {"steps": list(self.steps), "trajectory": self.trajectory},
+            {
+                "app": self.app,
+                "screen": self.screen,
+                "language": self.language,
+                "created": self.created,
+                "source": self.source,
+            },
+        )
 
     @classmethod
     def fromentry_of(cls, e: Entry) -> DemoRecord:
         m, p = e.metadata, e.payload
         steps = p.get("steps", [])
-        return cls(e.text, tuple(str(s) for s in steps) if isinstance(steps, list) else (),
-                   app=str(m.get("app", "")), screen=str(m.get("screen", "")),
-                   language=str(m.get("language", "")), created=str(m.get("created", "")),
-                   source=str(m.get("source", "")), trajectory=str(p.get("trajectory", "")),
-                   id=e.id, score=e.score)
+        return cls(
+            e.text,
+            tuple(str(s) for s in steps) if isinstance(steps, list) else (),
+            app=str(m.get("app", "")),
+            screen=str(m.get("screen", "")),
+            language=str(m.get("language", "")),
+            created=str(m.get("created", "")),
+            source=str(m.get("source", "")),
+            trajectory=str(p.get("trajectory", "")),
+            id=e.id,
+            score=e.score,
+        )
 
 
 def now() -> str:
@@ -139,8 +174,9 @@ def new_id() -> str:
 
 def check_name(name: str) -> str:
     if not _NAME.match(name) or ".." in name:
-        raise StoreError(f"bad collection name {name!r}",
-                         hint="3-63 characters: letters, digits, '.', '_', '-'")
+        raise StoreError(
+            f"bad collection name {name!r}", hint="3-63 characters: letters, digits, '.', '_', '-'"
+        )
     return name
 
 
@@ -150,7 +186,8 @@ def clean_metadata(metadata: Mapping[str, Any]) -> dict[str, Scalar]:
         if key.startswith("_"):
             raise StoreError(f"metadata key {key!r} is reserved (keys may not start with '_')")
         if not isinstance(value, str | int | float | bool):
-            raise StoreError(f"metadata {key!r} must be a string, number or boolean, "
-                             f"not {type(value).__name__}")
+            raise StoreError(
+                f"metadata {key!r} must be a string, number or boolean, not {type(value).__name__}"
+            )
         out[key] = value
     return out

@@ -46,8 +46,13 @@ def _settled(path: Sequence[Step], max_steps: int) -> Verdict | None:
     if not path:
         return Verdict(False)
     if len(path) >= max_steps:
-        return Verdict(True, True, 0, f"{len(path)} steps taken: counted as done "
-                                      f"(the limit is {max_steps})", exhausted=True)
+        return Verdict(
+            True,
+            True,
+            0,
+            f"{len(path)} steps taken: counted as done (the limit is {max_steps})",
+            exhausted=True,
+        )
     return None
 
 
@@ -65,21 +70,31 @@ class HeuristicChecker:
     page are taken as right.
     """
 
-    def __init__(self, planner: AutoTaskPlanner, *, max_steps: int = 20, low: float = 2.6,
-                 drop: float = 3.0) -> None:
+    def __init__(
+        self, planner: AutoTaskPlanner, *, max_steps: int = 20, low: float = 2.6, drop: float = 3.0
+    ) -> None:
         self.planner = planner
         self.max_steps = max_steps
         self.low = low
         self.drop = drop
 
-    def relevance(self, task: str, screen: Screen, path: Sequence[Step],
-                  besides: str = "") -> float:
+    def relevance(
+        self, task: str, screen: Screen, path: Sequence[Step], besides: str = ""
+    ) -> float:
         """The best Likert of what is new on ``screen``, the operation ``besides`` aside."""
         choice = self.planner.decide(task, screen, path)
         if choice.proposal is not None and choice.proposal.done:
             return RULE_LIKERT
-        return max((s.likert for s in choice.scored if s.op.action.kind is not ActionKind.SCROLL
-                    and s.repeated == 0 and s.op.words != besides), default=1.0)
+        return max(
+            (
+                s.likert
+                for s in choice.scored
+                if s.op.action.kind is not ActionKind.SCROLL
+                and s.repeated == 0
+                and s.op.words != besides
+            ),
+            default=1.0,
+        )
 
     def check(self, task: str, path: Sequence[Step], screen: Screen) -> Verdict:
         settled = _settled(path, self.max_steps)
@@ -90,29 +105,45 @@ class HeuristicChecker:
             return Verdict(True, True, 0, choice.proposal.reason)
         last = path[-1]
         kind = last.action.kind
-        if kind is ActionKind.TYPE or (kind is not ActionKind.SCROLL
-                                       and same_page(last.before, screen)):
+        if kind is ActionKind.TYPE or (
+            kind is not ActionKind.SCROLL and same_page(last.before, screen)
+        ):
             return Verdict(False, True, 0, "the step kept the page")
         now = choice.relevance
         where = title(screen)
         low = int(np.clip(round(3 + 2 * (self.low - now)), 1, MAX_CHECK_PENALTY))
         if kind is ActionKind.SCROLL:
             if now < self.low:
-                return Verdict(False, False, low, f"scrolling '{where}' showed nothing "
-                                                  f"relevant (best {now:.1f}/7)")
+                return Verdict(
+                    False,
+                    False,
+                    low,
+                    f"scrolling '{where}' showed nothing relevant (best {now:.1f}/7)",
+                )
             return Verdict(False, True, 0, f"scrolling showed something relevant ({now:.1f}/7)")
-        before = self.relevance(task, last.before, path[:-1],
-                                besides=op_words(last.action, last.before))
+        before = self.relevance(
+            task, last.before, path[:-1], besides=op_words(last.action, last.before)
+        )
         if before - now > self.drop:
             penalty = int(np.clip(round(before - now), 1, MAX_CHECK_PENALTY))
-            return Verdict(False, False, penalty, f"'{where}' is less relevant than what the "
-                                                  f"page before offered ({now:.1f} < "
-                                                  f"{before:.1f}/7)")
+            return Verdict(
+                False,
+                False,
+                penalty,
+                f"'{where}' is less relevant than what the "
+                f"page before offered ({now:.1f} < "
+                f"{before:.1f}/7)",
+            )
         if now < self.low:
             arrived = last.after if last.after is not None else screen
             if self.planner.penalties.get(arrived, f"scroll {Direction.DOWN}") > 0:
-                return Verdict(False, False, low, f"nothing on '{where}' is relevant to the "
-                                                  f"task, even further down (best {now:.1f}/7)")
+                return Verdict(
+                    False,
+                    False,
+                    low,
+                    f"nothing on '{where}' is relevant to the "
+                    f"task, even further down (best {now:.1f}/7)",
+                )
             return Verdict(False, True, 0, f"nothing relevant in sight on '{where}' yet")
         return Verdict(False, True, 0, f"'{where}' is relevant ({now:.1f}/7)")
 
@@ -120,8 +151,7 @@ class HeuristicChecker:
 class LLMChecker:
     """Checker asking a chat model (``prompts/autotask.yaml`` ``check``)."""
 
-    def __init__(self, llm: ChatModel, *, max_steps: int = 20,
-                 temperature: float = 0.0) -> None:
+    def __init__(self, llm: ChatModel, *, max_steps: int = 20, temperature: float = 0.0) -> None:
         self.llm = llm
         self.max_steps = max_steps
         self.temperature = temperature
@@ -132,10 +162,14 @@ class LLMChecker:
         if settled is not None:
             return settled
         prompt = load_autotask_prompts()["check"].substitute(
-            task=task, history=history_words(path), screen=screen.describe(),
-            last=op_words(path[-1].action, path[-1].before))
-        result = self.llm.complete([{"role": "user", "content": prompt}],
-                                   temperature=self.temperature)
+            task=task,
+            history=history_words(path),
+            screen=screen.describe(),
+            last=op_words(path[-1].action, path[-1].before),
+        )
+        result = self.llm.complete(
+            [{"role": "user", "content": prompt}], temperature=self.temperature
+        )
         self.usage = self.usage + result.usage
         data = extract_json(result.text)
         complete, correct = bool(data.get("complete")), bool(data.get("correct", True))
@@ -145,5 +179,6 @@ class LLMChecker:
             penalty = 5
         if not correct and penalty == 0:
             penalty = 5
-        return Verdict(complete, correct or complete, 0 if complete else penalty,
-                       str(data.get("reason", "")))
+        return Verdict(
+            complete, correct or complete, 0 if complete else penalty, str(data.get("reason", ""))
+        )

@@ -17,8 +17,11 @@ from screenpilot.planner.parse import extract_json
 
 def llm_lessons(llm: ChatModel, task: str, undone: Sequence[tuple[Step, str]]) -> list[str]:
     """Lessons in the model's words (``prompts/autotask.yaml`` ``lessons``); one per line."""
-    lines = [f"- {op_words(s.action, s.before)} on '{title(s.before)}' -> "
-             f"'{title(s.after) if s.after else 'no change'}' (wrong: {why})" for s, why in undone]
+    lines = [
+        f"- {op_words(s.action, s.before)} on '{title(s.before)}' -> "
+        f"'{title(s.after) if s.after else 'no change'}' (wrong: {why})"
+        for s, why in undone
+    ]
     prompt = load_autotask_prompts()["lessons"].substitute(task=task, steps="\n".join(lines))
     text = llm.complete([{"role": "user", "content": prompt}]).text
     with contextlib.suppress(LLMResponseError):

@@ -44,8 +44,15 @@ def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[
         if e.kind is ElementKind.TEXT and not e.label:
             continue
         action = Action(ActionKind.TAP, element=e.id)
-        ops.append(Operation(action, op_words(action, screen), e.label,
-                             describe_for_match(e, screen) if e.label else "", e))
+        ops.append(
+            Operation(
+                action,
+                op_words(action, screen),
+                e.label,
+                describe_for_match(e, screen) if e.label else "",
+                e,
+            )
+        )
     typed = typed_values(history)
     intent = parse_task(task)
     searching = bool(intent.words & {"search", "find", "look", "搜索"})
@@ -58,12 +65,17 @@ def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[
         for value in pending:
             if fits(value_kind(value), field_kind(e)):
                 action = Action(ActionKind.TYPE, element=e.id, text=value, secret=e.password)
-                ops.append(Operation(action, op_words(action, screen), e.label,
-                                     f"type {value} into {e.label}", e))
+                ops.append(
+                    Operation(
+                        action, op_words(action, screen), e.label, f"type {value} into {e.label}", e
+                    )
+                )
                 break
     for direction in (Direction.DOWN, Direction.UP):
-        scrolled = any(s.action.kind is ActionKind.SCROLL and s.action.direction is Direction.DOWN
-                       for s in history)
+        scrolled = any(
+            s.action.kind is ActionKind.SCROLL and s.action.direction is Direction.DOWN
+            for s in history
+        )
         if direction is Direction.UP and not scrolled:
             continue
         action = Action(ActionKind.SCROLL, direction=direction)

@@ -47,8 +47,14 @@ class Choice:
     def relevance(self) -> float:
         """The best Likert relevance of what is new on this page: no scroll, nothing
         already done (1 when nothing)."""
-        return max((s.likert for s in self.scored if s.op.action.kind is not ActionKind.SCROLL
-                    and s.repeated == 0), default=1.0)
+        return max(
+            (
+                s.likert
+                for s in self.scored
+                if s.op.action.kind is not ActionKind.SCROLL and s.repeated == 0
+            ),
+            default=1.0,
+        )
 
 
 def is_rule(proposal: Decision) -> bool:
@@ -65,10 +71,16 @@ class AutoTaskPlanner:
 
     name = "explore"  # as trajectories and reports have always named it
 
-    def __init__(self, scorer: Scorer, encode: Encoder, *, proposer: Planner | None = None,
-                 penalties: PenaltyBook | None = None,
-                 targets: Callable[[Screen], Targets] | None = None,
-                 min_score: float = 1.5) -> None:
+    def __init__(
+        self,
+        scorer: Scorer,
+        encode: Encoder,
+        *,
+        proposer: Planner | None = None,
+        penalties: PenaltyBook | None = None,
+        targets: Callable[[Screen], Targets] | None = None,
+        min_score: float = 1.5,
+    ) -> None:
         self.scorer = scorer
         self.encode = encode
         self.proposer = proposer
@@ -85,12 +97,20 @@ class AutoTaskPlanner:
         sims = self._vectors.similarity(task, [op.match_text or op.words for op in ops])
         return [float(np.clip(s, 0.0, 1.0)) for s in sims]
 
-    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
-             hints: PlanHints | None = None) -> Decision:
+    def next(
+        self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
+    ) -> Decision:
         return self.decide(task, screen, history, hints=hints).decision
 
-    def decide(self, task: str, screen: Screen, history: Sequence[Step], *,
-               hints: PlanHints | None = None, allow_done: bool = True) -> Choice:
+    def decide(
+        self,
+        task: str,
+        screen: Screen,
+        history: Sequence[Step],
+        *,
+        hints: PlanHints | None = None,
+        allow_done: bool = True,
+    ) -> Choice:
         """Score every operation and choose; ``allow_done=False`` ignores the
         proposer's "done" (the person said the task is not done yet)."""
         path = effective_path(history)
@@ -108,17 +128,25 @@ class AutoTaskPlanner:
                 if proposal.action.element is not None:
                     with contextlib.suppress(KeyError):
                         target = screen.element(proposal.action.element)
-                ops.insert(0, Operation(proposal.action, words,
-                                        target.label if target else "", words, target))
+                ops.insert(
+                    0,
+                    Operation(
+                        proposal.action, words, target.label if target else "", words, target
+                    ),
+                )
         if not ops:
-            return Choice(Decision(Action(ActionKind.STOP), "nothing to operate on here"),
-                          proposal=proposal, dead_end=True)
+            return Choice(
+                Decision(Action(ActionKind.STOP), "nothing to operate on here"),
+                proposal=proposal,
+                dead_end=True,
+            )
         targets = self.targets(screen) if self.targets is not None else {}
         likert = self.scorer.likert(task, screen, ops, path, targets)
         if rule and proposal is not None:
             words = op_words(proposal.action, screen)
-            likert = [RULE_LIKERT if op.words == words else v
-                      for op, v in zip(ops, likert, strict=True)]
+            likert = [
+                RULE_LIKERT if op.words == words else v for op, v in zip(ops, likert, strict=True)
+            ]
         ties = self.tie_break(task, ops)
         labels = page_labels(screen)
         scored = []
@@ -127,20 +155,32 @@ class AutoTaskPlanner:
             scored.append(Scored(op, lk, tie, rep + self.penalties.get(labels, op.words), rep))
         return self._choose(tuple(scored), proposal, rule, screen)
 
-    def _choose(self, scored: tuple[Scored, ...], proposal: Decision | None, rule: bool,
-                screen: Screen) -> Choice:
+    def _choose(
+        self, scored: tuple[Scored, ...], proposal: Decision | None, rule: bool, screen: Screen
+    ) -> Choice:
         order = sorted(range(len(scored)), key=lambda i: -scored[i].score)
         best = scored[order[0]]
         alternatives = tuple((scored[i].op.action, scored[i].score) for i in order[1:4])
         if best.score < self.min_score:
-            return Choice(Decision(Action(ActionKind.STOP),
-                                   f"dead end: the best operation here, {best.op.words}, "
-                                   f"scores {best.score:.2f}", alternatives=alternatives),
-                          scored, proposal, dead_end=True, best=best)
-        why = (proposal.reason if rule and proposal is not None
-               and best.op.words == op_words(proposal.action, screen) else
-               f"relevance {best.likert:.1f}/7")
-        reason = (f"{why}; score {best.score:.2f}"
-                  + (f" (penalty {best.penalty:.0f})" if best.penalty else ""))
-        return Choice(Decision(best.op.action, reason, alternatives=alternatives),
-                      scored, proposal, best=best)
+            return Choice(
+                Decision(
+                    Action(ActionKind.STOP),
+                    f"dead end: the best operation here, {best.op.words}, scores {best.score:.2f}",
+                    alternatives=alternatives,
+                ),
+                scored,
+                proposal,
+                dead_end=True,
+                best=best,
+            )
+        why = (
+            proposal.reason
+            if rule and proposal is not None and best.op.words == op_words(proposal.action, screen)
+            else f"relevance {best.likert:.1f}/7"
+        )
+        reason = f"{why}; score {best.score:.2f}" + (
+            f" (penalty {best.penalty:.0f})" if best.penalty else ""
+        )
+        return Choice(
+            Decision(best.op.action, reason, alternatives=alternatives), scored, proposal, best=best
+        )

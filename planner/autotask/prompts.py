@@ -20,5 +20,7 @@ def load_autotask_prompts(name: str = "autotask") -> dict[str, Template]:
 
 def history_words(path: Sequence[Step]) -> str:
     """The executed path, one numbered operation a line."""
-    return "\n".join(f"{i}. {op_words(s.action, s.before)}" for i, s in enumerate(path, 1)) \
+    return (
+        "\n".join(f"{i}. {op_words(s.action, s.before)}" for i, s in enumerate(path, 1))
         or "(none yet)"
+    )

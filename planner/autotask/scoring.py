@@ -38,8 +38,14 @@ def to_likert(raw: float) -> float:
 class Scorer(Protocol):
     """Rates how relevant each operation is to the task, 1 (not at all) to 7 (surely)."""
 
-    def likert(self, task: str, screen: Screen, ops: Sequence[Operation],
-               history: Sequence[Step], targets: Targets) -> list[float]: ...
+    def likert(
+        self,
+        task: str,
+        screen: Screen,
+        ops: Sequence[Operation],
+        history: Sequence[Step],
+        targets: Targets,
+    ) -> list[float]: ...
 
 
 class HeuristicScorer:
@@ -57,8 +63,14 @@ class HeuristicScorer:
         out: np.ndarray = self.heuristic.similarity(task, texts) + lexical_part
         return out
 
-    def likert(self, task: str, screen: Screen, ops: Sequence[Operation],
-               history: Sequence[Step], targets: Targets) -> list[float]:
+    def likert(
+        self,
+        task: str,
+        screen: Screen,
+        ops: Sequence[Operation],
+        history: Sequence[Step],
+        targets: Targets,
+    ) -> list[float]:
         intent = parse_task(task)
         out = [1.0] * len(ops)
         taps = [i for i, op in enumerate(ops) if op.action.kind is ActionKind.TAP and op.label]
@@ -87,8 +99,14 @@ class LLMScorer:
         self.temperature = temperature
         self.usage = Usage()
 
-    def likert(self, task: str, screen: Screen, ops: Sequence[Operation],
-               history: Sequence[Step], targets: Targets) -> list[float]:
+    def likert(
+        self,
+        task: str,
+        screen: Screen,
+        ops: Sequence[Operation],
+        history: Sequence[Step],
+        targets: Targets,
+    ) -> list[float]:
         lines = []
         for i, op in enumerate(ops, 1):
             line = f"{i}. {op.words}"
@@ -97,18 +115,25 @@ class LLMScorer:
                 line += f" (leads to: {', '.join(list(behind)[:6])})"
             lines.append(line)
         prompt = load_autotask_prompts()["score"].substitute(
-            task=task, history=history_words(history), screen=screen.describe(),
-            operations="\n".join(lines), n=str(len(ops)))
-        result = self.llm.complete([{"role": "user", "content": prompt}],
-                                   temperature=self.temperature)
+            task=task,
+            history=history_words(history),
+            screen=screen.describe(),
+            operations="\n".join(lines),
+            n=str(len(ops)),
+        )
+        result = self.llm.complete(
+            [{"role": "user", "content": prompt}], temperature=self.temperature
+        )
         self.usage = self.usage + result.usage
         try:
             scores = extract_json(result.text).get("scores")
         except LLMResponseError:
             scores = None
         if not isinstance(scores, list) or len(scores) != len(ops):
-            raise LLMResponseError(f"expected {len(ops)} scores, got {result.text[:200]!r}",
-                                   hint='answer {"scores": [1-7 for each operation]}')
+            raise LLMResponseError(
+                f"expected {len(ops)} scores, got {result.text[:200]!r}",
+                hint='answer {"scores": [1-7 for each operation]}',
+            )
         out = []
         for s in scores:
             try:

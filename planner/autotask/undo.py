@@ -11,8 +11,12 @@ from screenpilot.language.taskparse import norm
 from screenpilot.model import Action, ActionKind, Direction, Element, Screen, Step
 from screenpilot.pbd.pages import same_page
 
-_OPPOSITE = {Direction.DOWN: Direction.UP, Direction.UP: Direction.DOWN,
-             Direction.LEFT: Direction.RIGHT, Direction.RIGHT: Direction.LEFT}
+_OPPOSITE = {
+    Direction.DOWN: Direction.UP,
+    Direction.UP: Direction.DOWN,
+    Direction.LEFT: Direction.RIGHT,
+    Direction.RIGHT: Direction.LEFT,
+}
 
 
 @dataclass(frozen=True)
@@ -27,8 +31,9 @@ class Undo:
 
 def _find_again(element: Element, screen: Screen) -> Element | None:
     label = norm(element.label)
-    same = [e for e in screen.elements if label and norm(e.label) == label
-            and e.kind is element.kind]
+    same = [
+        e for e in screen.elements if label and norm(e.label) == label and e.kind is element.kind
+    ]
     if same:
         return min(same, key=lambda e: abs(e.box.center[1] - element.box.center[1]))
     near = [e for e in screen.elements if e.box.iou(element.box) > 0.5]
@@ -45,9 +50,13 @@ def choose_undo(step: Step, screen: Screen) -> Undo | None:
     a = step.action
     after = step.after or screen
     if a.kind is ActionKind.SCROLL and a.direction is not None:
-        back = Action(ActionKind.SCROLL, element=a.element if a.element is not None
-                      and any(e.id == a.element for e in screen.elements) else None,
-                      direction=_OPPOSITE[a.direction])
+        back = Action(
+            ActionKind.SCROLL,
+            element=a.element
+            if a.element is not None and any(e.id == a.element for e in screen.elements)
+            else None,
+            direction=_OPPOSITE[a.direction],
+        )
         return Undo(back, False, f"scroll {back.direction}")
     if a.kind is ActionKind.TYPE:
         target: Element | None = None
@@ -55,13 +64,16 @@ def choose_undo(step: Step, screen: Screen) -> Undo | None:
             with contextlib.suppress(KeyError):
                 before = step.before.element(a.element)
                 typed = norm(a.text or "")[:12]
-                target = next((e for e in screen.elements if typed
-                               and norm(e.text).startswith(typed)), None) \
-                    or _find_again(before, screen)
+                target = next(
+                    (e for e in screen.elements if typed and norm(e.text).startswith(typed)), None
+                ) or _find_again(before, screen)
         if target is None:
             return None
-        return Undo(Action(ActionKind.TAP, element=target.id), True,
-                    f"clear the text typed into '{target.label or 'the field'}'")
+        return Undo(
+            Action(ActionKind.TAP, element=target.id),
+            True,
+            f"clear the text typed into '{target.label or 'the field'}'",
+        )
     if a.kind in (ActionKind.TAP, ActionKind.LONG_PRESS):
         if not same_page(step.before, after):
             return Undo(Action(ActionKind.BACK), False, "go back")
@@ -71,7 +83,10 @@ def choose_undo(step: Step, screen: Screen) -> Undo | None:
                 if tapped.kind in TOGGLES:
                     again = _find_again(tapped, screen)
                     if again is not None and again.checked is not tapped.checked:
-                        return Undo(Action(ActionKind.TAP, element=again.id), False,
-                                    f"tap '{tapped.label}' again")
+                        return Undo(
+                            Action(ActionKind.TAP, element=again.id),
+                            False,
+                            f"tap '{tapped.label}' again",
+                        )
         return None
     return None

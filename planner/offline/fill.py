@@ -41,28 +41,47 @@ def type_value(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> D
     that this run has not typed into yet. A value a field already shows is done."""
     searching = bool(intent.words & {"search", "find", "look", "搜索"})
     typed = typed_values(history)
-    typed_on = [e for e in (acted_on(s) for s in history
-                            if s.action.kind is ActionKind.TYPE and s.action.element
-                            is not None) if e is not None]
+    typed_on = [
+        e
+        for e in (
+            acted_on(s)
+            for s in history
+            if s.action.kind is ActionKind.TYPE and s.action.element is not None
+        )
+        if e is not None
+    ]
     typed_into = {norm(field_label_of(e)) for e in typed_on}
     typed_boxes = [e.box for e in typed_on]
-    empty = [f for f in empty_fields(screen) if (searching or not is_search_field(f))
-             and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)
-             and not any(_same_place(f.box, b) for b in typed_boxes)]
-    filled = [e for e in filled_fields(screen, intent.verb in REPLACE_VERBS)
-              if norm(field_label_of(e)) not in typed_into]
+    empty = [
+        f
+        for f in empty_fields(screen)
+        if (searching or not is_search_field(f))
+        and not (f.kind is ElementKind.TEXT and norm(f.text) in typed_into)
+        and not any(_same_place(f.box, b) for b in typed_boxes)
+    ]
+    filled = [
+        e
+        for e in filled_fields(screen, intent.verb in REPLACE_VERBS)
+        if norm(field_label_of(e)) not in typed_into
+    ]
     fields = empty + filled
-    pending = [p for p in value_parts(intent.values, fields, typed)
-               if not satisfied(p[0], typed, screen)]
+    pending = [
+        p for p in value_parts(intent.values, fields, typed) if not satisfied(p[0], typed, screen)
+    ]
     for value, kind in pending:
         for f in fields:
             if fits(kind, field_kind(f)):
                 search = is_search_field(f)
-                return Decision(Action(ActionKind.TYPE, element=f.id,
-                                       text=value + ("\n" if search else ""),
-                                       secret=f.password),
-                                f"type '{value}' into '{f.label or 'the field'}'"
-                                + (" and search" if search else ""))
+                return Decision(
+                    Action(
+                        ActionKind.TYPE,
+                        element=f.id,
+                        text=value + ("\n" if search else ""),
+                        secret=f.password,
+                    ),
+                    f"type '{value}' into '{f.label or 'the field'}'"
+                    + (" and search" if search else ""),
+                )
     return None
 
 
@@ -78,8 +97,11 @@ def choose_options(intent: TaskIntent, screen: Screen, history: Sequence[Step]) 
     for option in wanted:
         if option in tapped:
             continue
-        hits = [e for e in screen.elements if e.kind in TAPPABLE
-                and norm(e.label) == option and not in_system_bar(e, screen)]
+        hits = [
+            e
+            for e in screen.elements
+            if e.kind in TAPPABLE and norm(e.label) == option and not in_system_bar(e, screen)
+        ]
         if not hits:
             continue
         if any(e.checked for e in hits):
@@ -89,76 +111,97 @@ def choose_options(intent: TaskIntent, screen: Screen, history: Sequence[Step]) 
     return None
 
 
-def choose_attribute(intent: TaskIntent, screen: Screen,
-                     history: Sequence[Step]) -> Decision | None:
-    """"in size 10": open the 'Size 9' chooser, then tap '10' in it (once each)."""
+def choose_attribute(
+    intent: TaskIntent, screen: Screen, history: Sequence[Step]
+) -> Decision | None:
+    """ "in size 10": open the 'Size 9' chooser, then tap '10' in it (once each)."""
     m = _ATTRIBUTE.search(intent.text)
     if m is None:
         return None
     name, value = norm(m.group(1)), norm(m.group(2))
-    chooser = [e for e in screen.elements if e.kind in TAPPABLE
-               and norm(e.label).startswith(name + " ") and not in_system_bar(e, screen)]
+    chooser = [
+        e
+        for e in screen.elements
+        if e.kind in TAPPABLE
+        and norm(e.label).startswith(name + " ")
+        and not in_system_bar(e, screen)
+    ]
     if any(norm(e.label) == f"{name} {value}" for e in chooser):
-        return None                                     # chosen already
+        return None  # chosen already
     last = norm(label_at(history[-1])) if history else ""
-    if last.startswith(name + " "):                     # the chooser is open
-        options = [e for e in screen.elements if e.kind in TAPPABLE
-                   and norm(e.label) == value]
+    if last.startswith(name + " "):  # the chooser is open
+        options = [e for e in screen.elements if e.kind in TAPPABLE and norm(e.label) == value]
         if options:
-            return Decision(Action(ActionKind.TAP, element=options[0].id),
-                            f"choose {name} '{options[0].label}'")
+            return Decision(
+                Action(ActionKind.TAP, element=options[0].id), f"choose {name} '{options[0].label}'"
+            )
     tapped = set(tapped_labels(history))
     if chooser and norm(chooser[0].label) not in tapped:
-        return Decision(Action(ActionKind.TAP, element=chooser[0].id),
-                        f"open '{chooser[0].label}' to choose {name} {m.group(2)}")
+        return Decision(
+            Action(ActionKind.TAP, element=chooser[0].id),
+            f"open '{chooser[0].label}' to choose {name} {m.group(2)}",
+        )
     return None
 
 
-def confirm_values(intent: TaskIntent, screen: Screen,
-                   history: Sequence[Step]) -> Decision | None:
+def confirm_values(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> Decision | None:
     """Once every value is typed: a confirm button (Save, Done, OK, Send...), then done."""
     typed = typed_values(history)
     parts = value_parts(intent.values, empty_fields(screen) + filled_fields(screen), typed)
-    if not intent.values or not typed or not all(satisfied(v, typed, screen)
-                                                 for v, _ in parts):
+    if not intent.values or not typed or not all(satisfied(v, typed, screen) for v, _ in parts):
         return None
     last_label = tapped_labels(history[-1:])
     if last_label and last_label[0] in CONFIRM_WORDS:
         return Decision(Action(ActionKind.STOP, done=True), f"tapped '{last_label[0]}'")
     if submitted(history):
-        return Decision(Action(ActionKind.STOP, done=True),
-                        f"searched for '{typed[-1]}'")
-    buttons = [e for e in screen.elements if e.text and norm(e.text) in CONFIRM_WORDS
-               and not in_system_bar(e, screen)]
+        return Decision(Action(ActionKind.STOP, done=True), f"searched for '{typed[-1]}'")
+    buttons = [
+        e
+        for e in screen.elements
+        if e.text and norm(e.text) in CONFIRM_WORDS and not in_system_bar(e, screen)
+    ]
     if not buttons:
         return _send(screen, history)
     best = max(buttons, key=lambda e: (e.kind is ElementKind.BUTTON, -e.box.y1))
-    return Decision(Action(ActionKind.TAP, element=best.id),
-                    f"every value is typed: tap '{best.label}'")
+    return Decision(
+        Action(ActionKind.TAP, element=best.id), f"every value is typed: tap '{best.label}'"
+    )
 
 
 def _send(screen: Screen, history: Sequence[Step]) -> Decision | None:
     """No Save/Send text on screen: the icon at the end of the typed field's row, once."""
     last = history[-1] if history else None
     if last is None or last.action.kind is not ActionKind.TYPE or last.action.element is None:
-        button = acted_on(last) if last is not None and last.action.element is not None \
-            else None
-        if button is not None and last is not None and last.action.kind is ActionKind.TAP \
-                and len(history) > 1 and history[-2].action.kind is ActionKind.TYPE \
-                and not button.text:
-            return Decision(Action(ActionKind.STOP, done=True),
-                            "tapped the button next to the typed text")
+        button = acted_on(last) if last is not None and last.action.element is not None else None
+        if (
+            button is not None
+            and last is not None
+            and last.action.kind is ActionKind.TAP
+            and len(history) > 1
+            and history[-2].action.kind is ActionKind.TYPE
+            and not button.text
+        ):
+            return Decision(
+                Action(ActionKind.STOP, done=True), "tapped the button next to the typed text"
+            )
         return None
     field = acted_on(last)
     if field is None:
         return None
     value = norm(last.action.text or "")[:12]
-    near = ([e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT
-             and e.box.iou(field.box) > 0.5]
-            or [e for e in screen.elements if value and norm(e.text).startswith(value)]
-            or [field])   # the field moves when the keyboard opens
+    near = (
+        [
+            e
+            for e in screen.elements
+            if e.kind is ElementKind.EDIT_TEXT and e.box.iou(field.box) > 0.5
+        ]
+        or [e for e in screen.elements if value and norm(e.text).startswith(value)]
+        or [field]
+    )  # the field moves when the keyboard opens
     button = send_button(screen, near[0])
     if button is None:
         return None
-    return Decision(Action(ActionKind.TAP, element=button.id),
-                    "every value is typed: tap the button at the end of the field")
+    return Decision(
+        Action(ActionKind.TAP, element=button.id),
+        "every value is typed: tap the button at the end of the field",
+    )

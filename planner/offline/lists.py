@@ -16,46 +16,81 @@ from screenpilot.planner.offline.acts import act_words
 from screenpilot.planner.offline.steps import label_at
 
 _RECENT = re.compile(r"\b(most recent|latest|newest|last (?:message|text|email|one))\b", re.I)
-_TIME_LIKE = re.compile(r"^(\d{1,2}:\d{2}\s*(am|pm)?|yesterday|today|mon|tue|wed|thu|fri|sat|"
-                        r"sun|[a-z]{3} \d{1,2})$", re.I)
+_TIME_LIKE = re.compile(
+    r"^(\d{1,2}:\d{2}\s*(am|pm)?|yesterday|today|mon|tue|wed|thu|fri|sat|"
+    r"sun|[a-z]{3} \d{1,2})$",
+    re.I,
+)
 
 
-def recent_row(intent: TaskIntent, screen: Screen, history: Sequence[Step],
-                els: Sequence[Element]) -> Element | None:
-    """"The most recent message": on an app's first page, the first row of its list
+def recent_row(
+    intent: TaskIntent, screen: Screen, history: Sequence[Step], els: Sequence[Element]
+) -> Element | None:
+    """ "The most recent message": on an app's first page, the first row of its list
     (the name on it, not its time)."""
     if not _RECENT.search(intent.text) or not history or not is_app(label_at(history[-1])):
         return None
-    rows = [e for e in els if e.kind is ElementKind.TEXT and e.box.y1 > viewport(screen) * 0.08
-            and len(e.text) >= 3 and not _TIME_LIKE.match(e.text.strip())
-            and not is_app(e.text)]
+    rows = [
+        e
+        for e in els
+        if e.kind is ElementKind.TEXT
+        and e.box.y1 > viewport(screen) * 0.08
+        and len(e.text) >= 3
+        and not _TIME_LIKE.match(e.text.strip())
+        and not is_app(e.text)
+    ]
     return min(rows, key=lambda e: (e.box.y1, e.box.x1)) if rows else None
 
 
 _PRICE_LIKE = re.compile(r"^[\s$€£¥(]*[\d.,]+[\s)%]*$|^[$€£¥]")
 
 
-def nth_item(intent: TaskIntent, screen: Screen, history: Sequence[Step],
-              els: Sequence[Element]) -> Element | None:
-    """"The second product", "the last contact": on an app's first page, the item at that
+def nth_item(
+    intent: TaskIntent, screen: Screen, history: Sequence[Step], els: Sequence[Element]
+) -> Element | None:
+    """ "The second product", "the last contact": on an app's first page, the item at that
     position of the list: the items are the pictured rows (an image or icon with its
     name beside or under it), in reading order; the name is what is tapped."""
     if intent.ordinal is None or not history or not is_app(label_at(history[-1])):
         return None
     top = viewport(screen) * 0.1
-    bars = {BlockKind.TAB_BAR, BlockKind.TOOLBAR, BlockKind.STATUS_BAR,
-            BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD}
-    pictures = [e for e in screen.elements if e.kind in (ElementKind.IMAGE, ElementKind.ICON)
-                and e.box.y1 > top and not in_system_bar(e, screen)
-                and (e.block_id is None or screen.block(e.block_id).kind not in bars)]
+    bars = {
+        BlockKind.TAB_BAR,
+        BlockKind.TOOLBAR,
+        BlockKind.STATUS_BAR,
+        BlockKind.NAVIGATION_BAR,
+        BlockKind.KEYBOARD,
+    }
+    pictures = [
+        e
+        for e in screen.elements
+        if e.kind in (ElementKind.IMAGE, ElementKind.ICON)
+        and e.box.y1 > top
+        and not in_system_bar(e, screen)
+        and (e.block_id is None or screen.block(e.block_id).kind not in bars)
+    ]
     named = []
     for pic in pictures:
-        beside = [e for e in els if e.kind is ElementKind.TEXT and len(e.text) >= 3
-                  and not _PRICE_LIKE.match(e.text) and not _TIME_LIKE.match(e.text.strip())
-                  and ((abs(e.box.center[1] - pic.box.center[1]) < pic.box.height * 0.6
-                       and e.box.x1 >= pic.box.x2 - 4)
-                       or (e.box.y1 >= pic.box.y2 - 4 and e.box.y1 - pic.box.y2 < pic.box.height
-                       and e.box.x1 < pic.box.x2 and e.box.x2 > pic.box.x1))]
+        beside = [
+            e
+            for e in els
+            if e.kind is ElementKind.TEXT
+            and len(e.text) >= 3
+            and not _PRICE_LIKE.match(e.text)
+            and not _TIME_LIKE.match(e.text.strip())
+            and (
+                (
+                    abs(e.box.center[1] - pic.box.center[1]) < pic.box.height * 0.6
+                    and e.box.x1 >= pic.box.x2 - 4
+                )
+                or (
+                    e.box.y1 >= pic.box.y2 - 4
+                    and e.box.y1 - pic.box.y2 < pic.box.height
+                    and e.box.x1 < pic.box.x2
+                    and e.box.x2 > pic.box.x1
+                )
+            )
+        ]
         if beside:
             named.append((pic, min(beside, key=lambda e: (e.box.y1, e.box.x1))))
     if not named:
@@ -74,11 +109,14 @@ def beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
     if len(same) < 2:
         return i
     task = task_stems(intent) - APP_NAMES - act_words(intent)
-    named = [e for e in els if (w := stems(e.label) - APP_NAMES) and w <= task
-             and norm(e.label) != norm(els[i].label)]
+    named = [
+        e
+        for e in els
+        if (w := stems(e.label) - APP_NAMES) and w <= task and norm(e.label) != norm(els[i].label)
+    ]
     if not named:
         return i
-    most = max(len(stems(e.label)) for e in named)      # the most specific: 'Coffee Mug'
+    most = max(len(stems(e.label)) for e in named)  # the most specific: 'Coffee Mug'
     named = [e for e in named if len(stems(e.label)) == most]
     # an item's controls follow its name in reading order (title, price, then buttons)
     anchor = named[0].box.center[1]
@@ -92,8 +130,14 @@ def row_text(els: Sequence[Element], i: int) -> int:
     icon = els[i]
     if icon.text or icon.kind not in (ElementKind.ICON, ElementKind.IMAGE):
         return i
-    row = [j for j, e in enumerate(els) if e.kind is ElementKind.TEXT and e.text
-           and e.box.x1 >= icon.box.x2 - 4 and e.box.x1 - icon.box.x2 <= icon.box.width * 3
-           and min(e.box.y2, icon.box.y2) - max(e.box.y1, icon.box.y1)
-           >= 0.5 * min(e.box.height, icon.box.height)]
+    row = [
+        j
+        for j, e in enumerate(els)
+        if e.kind is ElementKind.TEXT
+        and e.text
+        and e.box.x1 >= icon.box.x2 - 4
+        and e.box.x1 - icon.box.x2 <= icon.box.width * 3
+        and min(e.box.y2, icon.box.y2) - max(e.box.y1, icon.box.y1)
+        >= 0.5 * min(e.box.height, icon.box.height)
+    ]
     return min(row, key=lambda j: (els[j].box.x1 // 24, els[j].box.y1)) if row else i

@@ -29,13 +29,51 @@ from screenpilot.planner.offline.pages import opened, title_matches
 from screenpilot.planner.offline.steps import retapped, tapped_labels, trailing_scrolls
 
 #: First words of commands that look or go somewhere rather than act on something.
-PASSIVE_VERBS = frozenset({"open", "go", "show", "check", "what", "find", "see", "view",
-                           "turn", "set", "use", "navigate", "launch", "look up", "where",
-                           "how", "change", "start", "create", "add", "new", "send", "reply",
-                           "text", "call", "message", "write"})
+PASSIVE_VERBS = frozenset(
+    {
+        "open",
+        "go",
+        "show",
+        "check",
+        "what",
+        "find",
+        "see",
+        "view",
+        "turn",
+        "set",
+        "use",
+        "navigate",
+        "launch",
+        "look up",
+        "where",
+        "how",
+        "change",
+        "start",
+        "create",
+        "add",
+        "new",
+        "send",
+        "reply",
+        "text",
+        "call",
+        "message",
+        "write",
+    }
+)
 #: Icon labels of overflow menus.
-OVERFLOW = frozenset({"more vert", "more options", "dots vertical", "more", "menu",
-                      "more horiz", "dots horizontal", "overflow", "更多"})
+OVERFLOW = frozenset(
+    {
+        "more vert",
+        "more options",
+        "dots vertical",
+        "more",
+        "menu",
+        "more horiz",
+        "dots horizontal",
+        "overflow",
+        "更多",
+    }
+)
 
 
 def describe_for_match(e: Element, screen: Screen) -> str:
@@ -60,66 +98,101 @@ def purpose_bonus(intent: TaskIntent, e: Element) -> float:
     return 0.4 if task_stems(intent) & stems(what) else 0.0
 
 
-def navigate(intent: TaskIntent, screen: Screen, history: Sequence[Step], hints: PlanHints,
-             *, similarity: Similarity, threshold: float, max_scrolls: int) -> Decision:
+def navigate(
+    intent: TaskIntent,
+    screen: Screen,
+    history: Sequence[Step],
+    hints: PlanHints,
+    *,
+    similarity: Similarity,
+    threshold: float,
+    max_scrolls: int,
+) -> Decision:
     """Tap what is most similar to the command, else a menu, a scroll, back, or stop."""
-    if intent.open_only and history and (title_matches(intent, screen, history)
-                                         or opened(intent, screen, history)):
+    if (
+        intent.open_only
+        and history
+        and (title_matches(intent, screen, history) or opened(intent, screen, history))
+    ):
         return Decision(Action(ActionKind.STOP, done=True), "the page is open")
     tapped = tapped_labels(history)
     kb = keyboard_top(screen) or screen.height
     typed = {norm(t) for t in typed_values(history)}
-    els = [e for e in screen.elements if e.kind in TAPPABLE and e.label
-           and not any(retapped(e.label, t) for t in tapped)
-           and e.kind is not ElementKind.EDIT_TEXT
-           and (e.kind not in TOGGLES or intent.switch_to is None)
-           and not e.selected and not in_system_bar(e, screen) and e.box.y1 < kb
-           and not is_page_title(e, screen)
-           and norm(e.label) not in typed]
-    creating = bool(stems(intent.verb) & CREATE_STEMS) or bool(
-        intent.words & {"new", "create"})
+    els = [
+        e
+        for e in screen.elements
+        if e.kind in TAPPABLE
+        and e.label
+        and not any(retapped(e.label, t) for t in tapped)
+        and e.kind is not ElementKind.EDIT_TEXT
+        and (e.kind not in TOGGLES or intent.switch_to is None)
+        and not e.selected
+        and not in_system_bar(e, screen)
+        and e.box.y1 < kb
+        and not is_page_title(e, screen)
+        and norm(e.label) not in typed
+    ]
+    creating = bool(stems(intent.verb) & CREATE_STEMS) or bool(intent.words & {"new", "create"})
     fab = floating_button(screen, kb)
     if creating and fab is not None and "add" not in tapped and fab not in els:
         els.append(fab)
     menu = _overflow(screen, tapped)
     nth = nth_item(intent, screen, history, els)
     if nth is not None:
-        return Decision(Action(ActionKind.TAP, element=nth.id),
-                        f"'{nth.label}' is item {intent.ordinal} of the list")
+        return Decision(
+            Action(ActionKind.TAP, element=nth.id),
+            f"'{nth.label}' is item {intent.ordinal} of the list",
+        )
     recent = recent_row(intent, screen, history, els)
     if recent is not None:
-        return Decision(Action(ActionKind.TAP, element=recent.id),
-                        f"'{recent.label}' is the first (most recent) item of the list")
+        return Decision(
+            Action(ActionKind.TAP, element=recent.id),
+            f"'{recent.label}' is the first (most recent) item of the list",
+        )
     if els:
-        texts = [describe_for_match(e, screen) if e is not fab else "add button"
-                 for e in els]
+        texts = [describe_for_match(e, screen) if e is not fab else "add button" for e in els]
         score = similarity(intent.where, texts)
         score += np.array([0.5 * is_act(intent, e.label) for e in els])
         named = [stems(t) for t in intent.targets]
-        score += np.array([0.3 * any(t and t <= stems(e.label) for t in named)
-                           for e in els])          # the thing the command names
-        score += np.array([0.5 * lexical(intent, e.label) + purpose_bonus(intent, e)
-                           + (0.4 if creating and (norm(e.label) in CREATE_LABELS
-                                                   or e is fab) else 0.0)
-                           for e in els])
+        score += np.array(
+            [0.3 * any(t and t <= stems(e.label) for t in named) for e in els]
+        )  # the thing the command names
+        score += np.array(
+            [
+                0.5 * lexical(intent, e.label)
+                + purpose_bonus(intent, e)
+                + (0.4 if creating and (norm(e.label) in CREATE_LABELS or e is fab) else 0.0)
+                for e in els
+            ]
+        )
         score += _demo_bonus(hints, els)
         i = int(np.argmax(score))
         if menu is not None and score[i] < 0.55 and intent.verb not in PASSIVE_VERBS:
-            return menu          # "delete", "mark all": a weak match is worse than the menu
+            return menu  # "delete", "mark all": a weak match is worse than the menu
         if score[i] >= threshold:
             i = row_text(els, i)
             i = beside_named(intent, els, i)
-            if els[i].kind in TOGGLES:   # open the switch's row, not flip the switch
+            if els[i].kind in TOGGLES:  # open the switch's row, not flip the switch
                 e = els[i]
-                return Decision(Action(ActionKind.TAP, point=(
-                    max(0, min(e.box.x1 - 1, round(screen.width * 0.3))), e.box.center[1])),
-                    f"open the row of '{e.label}' ({score[i]:.2f})")
+                return Decision(
+                    Action(
+                        ActionKind.TAP,
+                        point=(
+                            max(0, min(e.box.x1 - 1, round(screen.width * 0.3))),
+                            e.box.center[1],
+                        ),
+                    ),
+                    f"open the row of '{e.label}' ({score[i]:.2f})",
+                )
             alternatives = tuple(
                 (Action(ActionKind.TAP, element=els[j].id), float(score[j]))
-                for j in np.argsort(-score)[1:4])
-            return Decision(Action(ActionKind.TAP, element=els[i].id),
-                            f"'{els[i].label or 'add'}' is the closest match to the task "
-                            f"({score[i]:.2f})", alternatives=alternatives)
+                for j in np.argsort(-score)[1:4]
+            )
+            return Decision(
+                Action(ActionKind.TAP, element=els[i].id),
+                f"'{els[i].label or 'add'}' is the closest match to the task ({score[i]:.2f})",
+                alternatives=alternatives,
+            )
     if menu is not None:
         return menu
     return _fallback(history, max_scrolls)
@@ -129,23 +202,34 @@ def _overflow(screen: Screen, tapped: Sequence[str]) -> Decision | None:
     """An overflow menu (the three dots) or a "More ..." row not opened yet: actions
     and rarer settings hide there."""
     for e in screen.elements:
-        if norm(e.icon_label or e.label) in OVERFLOW and norm(e.label) not in tapped \
-                and not in_system_bar(e, screen):
-            return Decision(Action(ActionKind.TAP, element=e.id),
-                            "nothing here matches the task: open the menu")
-    for e in screen.elements:       # "More security & privacy", "Advanced"
-        if e.kind is ElementKind.TEXT and norm(e.text).split()[:1] in (
-                ["more"], ["advanced"], ["additional"]) and norm(e.label) not in tapped:
-            return Decision(Action(ActionKind.TAP, element=e.id),
-                            f"nothing here matches the task: look in '{e.text}'")
+        if (
+            norm(e.icon_label or e.label) in OVERFLOW
+            and norm(e.label) not in tapped
+            and not in_system_bar(e, screen)
+        ):
+            return Decision(
+                Action(ActionKind.TAP, element=e.id), "nothing here matches the task: open the menu"
+            )
+    for e in screen.elements:  # "More security & privacy", "Advanced"
+        if (
+            e.kind is ElementKind.TEXT
+            and norm(e.text).split()[:1] in (["more"], ["advanced"], ["additional"])
+            and norm(e.label) not in tapped
+        ):
+            return Decision(
+                Action(ActionKind.TAP, element=e.id),
+                f"nothing here matches the task: look in '{e.text}'",
+            )
     return None
 
 
 def _fallback(history: Sequence[Step], max_scrolls: int) -> Decision:
     """Scroll down (``max_scrolls`` times in a row at most), go back (twice), give up."""
     if trailing_scrolls(history) < max_scrolls:
-        return Decision(Action(ActionKind.SCROLL, direction=Direction.DOWN),
-                        "nothing here matches the task: look further down")
+        return Decision(
+            Action(ActionKind.SCROLL, direction=Direction.DOWN),
+            "nothing here matches the task: look further down",
+        )
     backs = sum(1 for s in history if s.action.kind is ActionKind.BACK)
     if backs < 2 and history:
         return Decision(Action(ActionKind.BACK), "nothing on this page matches: go back")

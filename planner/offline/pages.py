@@ -24,14 +24,18 @@ def opened(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
     ("Orders" opens "my order history"; for "my Yoga Mat order" the 'Yoga Mat' row
     is still to open)."""
     last = history[-1] if history else None
-    if last is None or last.action.kind is not ActionKind.TAP or \
-            lexical(intent, label_at(last)) < 0.99:
+    if (
+        last is None
+        or last.action.kind is not ActionKind.TAP
+        or lexical(intent, label_at(last)) < 0.99
+    ):
         return False
     return not more_to_open(intent, screen, history)
 
 
-def more_to_open(intent: TaskIntent, screen: Screen, history: Sequence[Step],
-                  title: str = "") -> bool:
+def more_to_open(
+    intent: TaskIntent, screen: Screen, history: Sequence[Step], title: str = ""
+) -> bool:
     """Whether an element on the screen names task words that no tap of the run (nor
     the page's ``title``) named yet."""
     task = task_stems(intent) - APP_NAMES
@@ -39,7 +43,7 @@ def more_to_open(intent: TaskIntent, screen: Screen, history: Sequence[Step],
     for s in history:
         if s.action.kind is ActionKind.TAP:
             covered |= stems(label_at(s))
-    top = viewport(screen) * 0.1        # the toolbar: the page's own title, its icons
+    top = viewport(screen) * 0.1  # the toolbar: the page's own title, its icons
     for e in screen.elements:
         if e.kind in TAPPABLE and e.label and not in_system_bar(e, screen) and e.box.y2 > top:
             words = stems(e.label) - APP_NAMES
@@ -57,11 +61,15 @@ def title_matches(intent: TaskIntent, screen: Screen, history: Sequence[Step] = 
     texts = [e for e in screen.reading_order() if e.kind is ElementKind.TEXT]
     top = [e for e in texts if e.box.y1 < viewport(screen) * 0.15]
     wanted = task_stems(intent) - APP_NAMES
-    titles = [e for e in top[:3] if lexical(intent, e.text) >= 0.99
-              and (not wanted or bool(stems(e.text) - APP_NAMES))]
+    titles = [
+        e
+        for e in top[:3]
+        if lexical(intent, e.text) >= 0.99 and (not wanted or bool(stems(e.text) - APP_NAMES))
+    ]
     if titles:
         return not more_to_open(intent, screen, history, titles[0].text)
     if intent.verb not in QUESTION_VERBS or (history and is_app(label_at(history[-1]))):
-        return False        # an app's first page lists things to open, not answers
-    return any(len(stems(e.text) - APP_NAMES) >= 2 and lexical(intent, e.text) >= 0.99
-               for e in texts)
+        return False  # an app's first page lists things to open, not answers
+    return any(
+        len(stems(e.text) - APP_NAMES) >= 2 and lexical(intent, e.text) >= 0.99 for e in texts
+    )

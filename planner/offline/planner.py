@@ -30,10 +30,10 @@ from screenpilot.planner.offline.navigate import navigate
 from screenpilot.planner.offline.steps import acted_on, tapped_labels
 
 #: First words of commands that flip a setting ("start the stopwatch" does not).
-SWITCH_VERBS = frozenset({"turn", "switch", "enable", "disable", "toggle", "activate",
-                          "deactivate", "put"})
-_THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然后|然后)\s*",
-                   re.I)
+SWITCH_VERBS = frozenset(
+    {"turn", "switch", "enable", "disable", "toggle", "activate", "deactivate", "put"}
+)
+_THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然后|然后)\s*", re.I)
 _AND = re.compile(r",?\s+and\s+(?=(?:turn|switch|enable|disable|put)\b)", re.I)
 
 
@@ -54,17 +54,19 @@ class HeuristicPlanner:
 
     name = "heuristic"
 
-    def __init__(self, encode: Encoder, *, threshold: float = 0.35, max_scrolls: int = 2,
-                 max_steps: int = 20) -> None:
+    def __init__(
+        self, encode: Encoder, *, threshold: float = 0.35, max_scrolls: int = 2, max_steps: int = 20
+    ) -> None:
         self._vectors = CachedEncoder(encode)
         self.threshold = threshold
         self.max_scrolls = max_scrolls
         self.max_steps = max_steps
 
-    def next(self, task: str, screen: Screen, history: Sequence[Step], *,
-             hints: PlanHints | None = None) -> Decision:
+    def next(
+        self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
+    ) -> Decision:
         command = parse_command(task)
-        if command.question:        # "turn it off" with nothing named: ask, do not guess
+        if command.question:  # "turn it off" with nothing named: ask, do not guess
             return Decision(Action(ActionKind.STOP), command.question)
         task = command.canonical
         parts = split_task(task)
@@ -79,22 +81,38 @@ class HeuristicPlanner:
             return Decision(Action(ActionKind.STOP), f"gave up after {len(history)} steps")
         demo = hints.demonstrations[0] if hints.demonstrations else None
         if demo is not None and not demo_fits(intent, demo.steps):
-            demo = None        # it switches or sets another setting than the task names
+            demo = None  # it switches or sets another setting than the task names
         if demo is not None:
             followed = follow(intent, screen, history, demo, self.max_scrolls)
             if followed is not None:
                 return followed
-        for rule in (self._launcher, self._slider, self._toggle, type_value, choose_options,
-                     choose_attribute, confirm_values, finish_act):
+        for rule in (
+            self._launcher,
+            self._slider,
+            self._toggle,
+            type_value,
+            choose_options,
+            choose_attribute,
+            confirm_values,
+            finish_act,
+        ):
             decision = rule(intent, screen, history)
             if decision is not None:
                 return decision
-        if demo is not None and history and demo_progress(demo.steps, history) >= len(
-                demo.steps):
-            return Decision(Action(ActionKind.STOP, done=True),
-                            f"every step of the demonstration '{demo.instruction}' is done")
-        return navigate(intent, screen, history, hints, similarity=self.similarity,
-                        threshold=self.threshold, max_scrolls=self.max_scrolls)
+        if demo is not None and history and demo_progress(demo.steps, history) >= len(demo.steps):
+            return Decision(
+                Action(ActionKind.STOP, done=True),
+                f"every step of the demonstration '{demo.instruction}' is done",
+            )
+        return navigate(
+            intent,
+            screen,
+            history,
+            hints,
+            similarity=self.similarity,
+            threshold=self.threshold,
+            max_scrolls=self.max_scrolls,
+        )
 
     def _switched(self, intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
         """Whether a screen of this run showed the switch ``intent`` names as wished."""
@@ -106,8 +124,9 @@ class HeuristicPlanner:
                 return True
         return False
 
-    def _named(self, intent: TaskIntent, screen: Screen,
-               kinds: set[ElementKind]) -> tuple[Element, float] | None:
+    def _named(
+        self, intent: TaskIntent, screen: Screen, kinds: set[ElementKind]
+    ) -> tuple[Element, float] | None:
         els = [e for e in screen.elements if e.kind in kinds and (e.label or e.caption)]
         if not els:
             return None
@@ -117,12 +136,16 @@ class HeuristicPlanner:
         i = int(np.argmax(score))
         return (els[i], float(score[i])) if score[i] >= self.threshold + 0.25 else None
 
-    def _launcher(self, intent: TaskIntent, screen: Screen,
-                  history: Sequence[Step]) -> Decision | None:
+    def _launcher(
+        self, intent: TaskIntent, screen: Screen, history: Sequence[Step]
+    ) -> Decision | None:
         """On a home screen (three or more app names in view) open the app the task
         names, else the app whose purpose fits the task best and was not tried yet."""
-        apps = [e for e in screen.elements if e.kind in TAPPABLE and e.text and is_app(e.text)
-                and not in_system_bar(e, screen)]
+        apps = [
+            e
+            for e in screen.elements
+            if e.kind in TAPPABLE and e.text and is_app(e.text) and not in_system_bar(e, screen)
+        ]
         if len({norm(e.text) for e in apps}) < 3:
             return None
         tried = set(tapped_labels(history))
@@ -145,13 +168,18 @@ class HeuristicPlanner:
             score[i] += 0.3 * min(hits, 4)
         order = np.argsort(-score)
         best = apps[int(order[0])]
-        return Decision(Action(ActionKind.TAP, element=best.id),
-                        f"'{best.text}' is the app for this task ({score[order[0]]:.2f})",
-                        alternatives=tuple((Action(ActionKind.TAP, element=apps[int(j)].id),
-                                            float(score[j])) for j in order[1:4]))
+        return Decision(
+            Action(ActionKind.TAP, element=best.id),
+            f"'{best.text}' is the app for this task ({score[order[0]]:.2f})",
+            alternatives=tuple(
+                (Action(ActionKind.TAP, element=apps[int(j)].id), float(score[j]))
+                for j in order[1:4]
+            ),
+        )
 
-    def _toggle(self, intent: TaskIntent, screen: Screen,
-                history: Sequence[Step]) -> Decision | None:
+    def _toggle(
+        self, intent: TaskIntent, screen: Screen, history: Sequence[Step]
+    ) -> Decision | None:
         if intent.switch_to is None:
             return None
         found = self._named(intent, screen, TOGGLES)
@@ -161,12 +189,12 @@ class HeuristicPlanner:
         e, _ = found
         if e.checked is intent.switch_to:
             return Decision(Action(ActionKind.STOP, done=True), f"'{e.label}' is {state}")
-        return Decision(Action(ActionKind.TAP, element=e.id),
-                        f"turn '{e.label}' {state}")
+        return Decision(Action(ActionKind.TAP, element=e.id), f"turn '{e.label}' {state}")
 
     @staticmethod
-    def _unverifiable_toggle(intent: TaskIntent, screen: Screen, history: Sequence[Step],
-                             state: str) -> Decision | None:
+    def _unverifiable_toggle(
+        intent: TaskIntent, screen: Screen, history: Sequence[Step], state: str
+    ) -> Decision | None:
         """The setting's row was tapped but no switch is seen to confirm it: say so and
         stop, rather than wander (honest: not claimed done)."""
         last = tapped_labels(history[-1:])
@@ -174,16 +202,20 @@ class HeuristicPlanner:
             return None
         label = last[0]
         tapped = acted_on(history[-1])
-        still_there = tapped is not None and any(            # the same row, not a new title
-            norm(e.label) == label and e.box.iou(tapped.box) > 0.5 for e in screen.elements)
+        still_there = tapped is not None and any(  # the same row, not a new title
+            norm(e.label) == label and e.box.iou(tapped.box) > 0.5 for e in screen.elements
+        )
         if still_there and lexical(intent, label) >= 0.3:
-            return Decision(Action(ActionKind.STOP),
-                            f"tapped '{label}' to turn it {state}, but no switch is visible "
-                            "to confirm its state")
+            return Decision(
+                Action(ActionKind.STOP),
+                f"tapped '{label}' to turn it {state}, but no switch is visible "
+                "to confirm its state",
+            )
         return None
 
-    def _slider(self, intent: TaskIntent, screen: Screen,
-                history: Sequence[Step]) -> Decision | None:
+    def _slider(
+        self, intent: TaskIntent, screen: Screen, history: Sequence[Step]
+    ) -> Decision | None:
         if intent.level is None:
             return None
         found = self._named(intent, screen, {ElementKind.SEEK_BAR})
@@ -197,13 +229,21 @@ class HeuristicPlanner:
         elif intent.level <= 0.001:
             x = max(0, e.box.x1 - e.box.height // 4)
         last = history[-1].action if history else None
-        if last is not None and last.kind is ActionKind.TAP and last.point is not None and \
-                abs(last.point[0] - x) <= e.box.height and \
-                e.box.y1 <= last.point[1] <= e.box.y2:
-            return Decision(Action(ActionKind.STOP, done=True),
-                            f"'{e.label}' set to {round(intent.level * 100)}%")
-        return Decision(Action(ActionKind.TAP, point=(x, e.box.center[1])),
-                        f"set '{e.label}' to {round(intent.level * 100)}%")
+        if (
+            last is not None
+            and last.kind is ActionKind.TAP
+            and last.point is not None
+            and abs(last.point[0] - x) <= e.box.height
+            and e.box.y1 <= last.point[1] <= e.box.y2
+        ):
+            return Decision(
+                Action(ActionKind.STOP, done=True),
+                f"'{e.label}' set to {round(intent.level * 100)}%",
+            )
+        return Decision(
+            Action(ActionKind.TAP, point=(x, e.box.center[1])),
+            f"set '{e.label}' to {round(intent.level * 100)}%",
+        )
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of ``texts``, each text encoded once per planner."""

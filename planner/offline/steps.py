@@ -23,13 +23,20 @@ def acted_on(step: Step) -> Element | None:
     if a.point is None:
         return None
     x, y = a.point
-    hits = [e for e in step.before.elements
-            if e.box.x1 <= x <= e.box.x2 and e.box.y1 <= y <= e.box.y2 and e.label]
+    hits = [
+        e
+        for e in step.before.elements
+        if e.box.x1 <= x <= e.box.x2 and e.box.y1 <= y <= e.box.y2 and e.label
+    ]
     if hits:
         return min(hits, key=lambda e: e.box.area)
-    near = [e for e in step.before.elements if e.kind is ElementKind.SEEK_BAR   # past an end
-            and e.box.y1 <= y <= e.box.y2 and min(abs(x - e.box.x1), abs(x - e.box.x2))
-            <= e.box.height]
+    near = [
+        e
+        for e in step.before.elements
+        if e.kind is ElementKind.SEEK_BAR  # past an end
+        and e.box.y1 <= y <= e.box.y2
+        and min(abs(x - e.box.x1), abs(x - e.box.x2)) <= e.box.height
+    ]
     row = [e for e in step.before.elements if e.kind in TOGGLES and e.box.y1 <= y <= e.box.y2]
     found = near or row
     return found[0] if found else None

@@ -40,18 +40,26 @@ class BankEntry:
         return sorted({c for c in self.step_categories if c != "none"})
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query.text, "batch": self.query.batch, "seed": self.seed,
-                "proposed_steps": [s.to_dict() for s in self.query.steps],
-                "outcome": self.outcome, "steps": self.steps,
-                "step_categories": self.step_categories, "categories": self.categories,
-                "trajectory": self.trajectory, "cluster": self.cluster,
-                "novelty": {"query": round(self.novelty_query, 4),
-                            "step": round(self.novelty_step, 4),
-                            "category": round(self.novelty_category, 4)},
-                "reward": round(self.reward, 4),
-                "query_embedding": [round(float(v), 5) for v in self.query_vector],
-                "step_embeddings": [[round(float(v), 5) for v in row]
-                                    for row in self.step_vectors]}
+        return {
+            "query": self.query.text,
+            "batch": self.query.batch,
+            "seed": self.seed,
+            "proposed_steps": [s.to_dict() for s in self.query.steps],
+            "outcome": self.outcome,
+            "steps": self.steps,
+            "step_categories": self.step_categories,
+            "categories": self.categories,
+            "trajectory": self.trajectory,
+            "cluster": self.cluster,
+            "novelty": {
+                "query": round(self.novelty_query, 4),
+                "step": round(self.novelty_step, 4),
+                "category": round(self.novelty_category, 4),
+            },
+            "reward": round(self.reward, 4),
+            "query_embedding": [round(float(v), 5) for v in self.query_vector],
+            "step_embeddings": [[round(float(v), 5) for v in row] for row in self.step_vectors],
+        }
 
 
 class MemoryBank:
@@ -79,8 +87,9 @@ class MemoryBank:
         for i, e in enumerate(self.entries):
             e.cluster = int(labels[i])
             e.novelty_query = 1.0 - (sizes[labels[i]] - 1) / n
-            others = [o.step_vectors for j, o in enumerate(self.entries)
-                      if j != i and len(o.step_vectors)]
+            others = [
+                o.step_vectors for j, o in enumerate(self.entries) if j != i and len(o.step_vectors)
+            ]
             if len(e.step_vectors) and others:
                 bank = np.concatenate(others)
                 best = (e.step_vectors @ bank.T).max(axis=1)
@@ -105,12 +114,24 @@ class MemoryBank:
         n = 0
         with path.open("w", encoding="utf-8") as out:
             for e in self.entries:
-                if e.seed or not e.messages or e.outcome not in (
-                        Outcome.SUCCESS.value, Outcome.SAFETY_STOP.value):
+                if (
+                    e.seed
+                    or not e.messages
+                    or e.outcome not in (Outcome.SUCCESS.value, Outcome.SAFETY_STOP.value)
+                ):
                     continue
-                out.write(json.dumps({"query": e.query.text, "outcome": e.outcome,
-                                      "categories": e.categories, "messages": e.messages},
-                                     ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "query": e.query.text,
+                            "outcome": e.outcome,
+                            "categories": e.categories,
+                            "messages": e.messages,
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 n += 1
         return n
 
@@ -121,14 +142,26 @@ class MemoryBank:
             for e in self.entries:
                 if e.seed:
                     continue
-                out.write(json.dumps({
-                    "prompt": [{"role": "user", "content": e.query.text}],
-                    "query": e.query.text, "app": app, "reward": round(e.reward, 4),
-                    "novelty": {"query": round(e.novelty_query, 4),
+                out.write(
+                    json.dumps(
+                        {
+                            "prompt": [{"role": "user", "content": e.query.text}],
+                            "query": e.query.text,
+                            "app": app,
+                            "reward": round(e.reward, 4),
+                            "novelty": {
+                                "query": round(e.novelty_query, 4),
                                 "step": round(e.novelty_step, 4),
-                                "category": round(e.novelty_category, 4)},
-                    "categories": e.categories, "outcome": e.outcome,
-                    "reference_steps": [s.to_dict() for s in e.query.steps],
-                    "executed_steps": e.steps}, ensure_ascii=False) + "\n")
+                                "category": round(e.novelty_category, 4),
+                            },
+                            "categories": e.categories,
+                            "outcome": e.outcome,
+                            "reference_steps": [s.to_dict() for s in e.query.steps],
+                            "executed_steps": e.steps,
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 n += 1
         return n

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def kmeans(x: np.ndarray, k: int, *, seed: int = 0, iters: int = 50) -> tuple[np.ndarray,
-                                                                            np.ndarray, float]:
+def kmeans(
+    x: np.ndarray, k: int, *, seed: int = 0, iters: int = 50
+) -> tuple[np.ndarray, np.ndarray, float]:
     """(labels, centroids, inertia) of k-means with k-means++ seeding (numpy only)."""
     n = len(x)
     if n == 0:

@@ -53,14 +53,27 @@ def _slug(text: str) -> str:
 class Prober:
     """Generation, selection, saturation, roll-out and novelty (see the module docstring)."""
 
-    def __init__(self, seed: Seed, proposer: Proposer, encode: Encoder, rollout: Rollout | None,
-                 *, out: Path, per_batch: int = 8, max_batches: int = 10, tau: float = 0.85,
-                 elbow_ratio: float = 0.3, on_batch: Callable[[BatchReport], None] | None = None,
-                 on_rollout: Callable[[BankEntry], None] | None = None) -> None:
+    def __init__(
+        self,
+        seed: Seed,
+        proposer: Proposer,
+        encode: Encoder,
+        rollout: Rollout | None,
+        *,
+        out: Path,
+        per_batch: int = 8,
+        max_batches: int = 10,
+        tau: float = 0.85,
+        elbow_ratio: float = 0.3,
+        on_batch: Callable[[BatchReport], None] | None = None,
+        on_rollout: Callable[[BankEntry], None] | None = None,
+    ) -> None:
         if per_batch < 1 or max_batches < 1 or not 0.0 < tau <= 1.0:
-            raise DataError(f"bad exploration settings: per_batch={per_batch}, "
-                            f"max_batches={max_batches}, tau={tau}",
-                            hint="per_batch and max_batches >= 1, 0 < tau <= 1")
+            raise DataError(
+                f"bad exploration settings: per_batch={per_batch}, "
+                f"max_batches={max_batches}, tau={tau}",
+                hint="per_batch and max_batches >= 1, 0 < tau <= 1",
+            )
         self.seed = seed
         self.proposer = proposer
         self.encode = encode
@@ -81,8 +94,9 @@ class Prober:
             return np.zeros((0, max(1, self.pool_vectors.shape[1])), dtype=np.float32)
         return np.asarray(self.encode(list(texts)), dtype=np.float32)
 
-    def _entry(self, query: Query, traj: Trajectory | None, path: str, *,
-               seed: bool = False) -> BankEntry:
+    def _entry(
+        self, query: Query, traj: Trajectory | None, path: str, *, seed: bool = False
+    ) -> BankEntry:
         if traj is not None:
             acted = [s for s in traj.steps if s.action.kind is not ActionKind.STOP]
             words = [s.action.describe(s.before) for s in acted]
@@ -115,15 +129,19 @@ class Prober:
         for batch in range(1, self.max_batches + 1):
             proposed = self.proposer.propose(self.seed, self.pool, self.per_batch, batch)
             vectors = self._vectors([q.text for q in proposed])
-            kept_idx, dropped = select(proposed, vectors, self.pool, self.pool_vectors,
-                                       self.tau)
+            kept_idx, dropped = select(proposed, vectors, self.pool, self.pool_vectors, self.tau)
             kept = [proposed[i] for i in kept_idx]
             kept_counts.append(len(kept))
             if kept:
                 self.pool += kept
                 self.pool_vectors = np.concatenate([self.pool_vectors, vectors[kept_idx]])
-            report = BatchReport(batch, len(proposed), [q.text for q in kept], dropped,
-                                 at_elbow(kept_counts, self.elbow_ratio))
+            report = BatchReport(
+                batch,
+                len(proposed),
+                [q.text for q in kept],
+                dropped,
+                at_elbow(kept_counts, self.elbow_ratio),
+            )
             for q in kept:
                 entry = self._roll(q, len(self.bank))
                 self.bank.add(entry)
@@ -142,8 +160,9 @@ class Prober:
 
     def export(self) -> dict[str, Path]:
         self.out.mkdir(parents=True, exist_ok=True)
-        bank = self.bank.save(self.out / "bank.json", task=self.seed.task, app=self.seed.app,
-                              tau=self.tau)
+        bank = self.bank.save(
+            self.out / "bank.json", task=self.seed.task, app=self.seed.app, tau=self.tau
+        )
         sft, grpo = self.out / "sft.jsonl", self.out / "grpo.jsonl"
         self.bank.export_sft(sft)
         self.bank.export_grpo(grpo, self.seed.app)

@@ -39,8 +39,10 @@ def parse_queries(answer: str, batch: int) -> list[Query]:
     data = extract_json(answer)
     items = data.get("queries")
     if not isinstance(items, list):
-        raise LLMResponseError("the answer has no 'queries' list",
-                               hint='answer {"queries": [{"query": "...", "steps": [...]}]}')
+        raise LLMResponseError(
+            "the answer has no 'queries' list",
+            hint='answer {"queries": [{"query": "...", "steps": [...]}]}',
+        )
     out = []
     for item in items:
         if not isinstance(item, dict):
@@ -66,14 +68,23 @@ class LLMProposer:
 
     def messages(self, seed: Seed, pool: Sequence[Query], n: int) -> list[dict[str, str]]:
         prompt = probe_prompt()
-        demo = json.dumps({"query": seed.task, "steps": [s.to_dict() for s in seed.steps]},
-                          ensure_ascii=False, indent=1)
-        shown = [q.text for q in pool][-self.pool_shown:]
-        values = {"app": seed.app or "the app", "n": str(n), "seed": demo,
-                  "pool": "\n".join(f"- {t}" for t in shown) or "(none yet)",
-                  "categories": ", ".join(CATEGORIES)}
-        return [{"role": "system", "content": prompt["system"].safe_substitute(values)},
-                {"role": "user", "content": prompt["user"].safe_substitute(values)}]
+        demo = json.dumps(
+            {"query": seed.task, "steps": [s.to_dict() for s in seed.steps]},
+            ensure_ascii=False,
+            indent=1,
+        )
+        shown = [q.text for q in pool][-self.pool_shown :]
+        values = {
+            "app": seed.app or "the app",
+            "n": str(n),
+            "seed": demo,
+            "pool": "\n".join(f"- {t}" for t in shown) or "(none yet)",
+            "categories": ", ".join(CATEGORIES),
+        }
+        return [
+            {"role": "system", "content": prompt["system"].safe_substitute(values)},
+            {"role": "user", "content": prompt["user"].safe_substitute(values)},
+        ]
 
     def propose(self, seed: Seed, pool: Sequence[Query], n: int, batch: int) -> list[Query]:
         result = self.llm.complete(self.messages(seed, pool, n), temperature=self.temperature)
@@ -90,8 +101,9 @@ class OfflineProposer:
     screens in the seed show and the demonstration did not tap, each with the seed's
     steps up to that screen."""
 
-    QUERY_KINDS: ClassVar[frozenset[ElementKind]] = frozenset({ElementKind.TEXT,
-                                                               ElementKind.BUTTON})
+    QUERY_KINDS: ClassVar[frozenset[ElementKind]] = frozenset(
+        {ElementKind.TEXT, ElementKind.BUTTON}
+    )
 
     def __init__(self, *, seed_value: int = 0) -> None:
         self.rng = random.Random(seed_value)
@@ -101,22 +113,35 @@ class OfflineProposer:
         out: list[Query] = []
         seen: set[str] = set()
         # the screens before the app was opened (the home screen) are not the app's
-        first = next((i + 1 for i, s in enumerate(seed.steps)
-                      if seed.app and f"'{seed.app}'" in s.action_purpose), 0)
+        first = next(
+            (
+                i + 1
+                for i, s in enumerate(seed.steps)
+                if seed.app and f"'{seed.app}'" in s.action_purpose
+            ),
+            0,
+        )
         for i, screen in enumerate(seed.screens):
             if i < first:
                 continue
             for e in screen.reading_order():
                 label = e.label.strip()
-                named = e.kind in self.QUERY_KINDS or (e.kind in (ElementKind.IMAGE,
-                                                                  ElementKind.ICON) and e.text)
-                if (not named or label in seen
-                        or not self.nameish(label) or any(f"'{label}'" in t for t in tapped)
-                        or e.box.y1 < screen.height * 0.05):
+                named = e.kind in self.QUERY_KINDS or (
+                    e.kind in (ElementKind.IMAGE, ElementKind.ICON) and e.text
+                )
+                if (
+                    not named
+                    or label in seen
+                    or not self.nameish(label)
+                    or any(f"'{label}'" in t for t in tapped)
+                    or e.box.y1 < screen.height * 0.05
+                ):
                     continue
                 seen.add(label)
-                steps = (*seed.steps[:i], QueryStep(summarise_screen(screen),
-                                                    f"tap '{label}'", "none"))
+                steps = (
+                    *seed.steps[:i],
+                    QueryStep(summarise_screen(screen), f"tap '{label}'", "none"),
+                )
                 # lower case: a capitalised label would read as a value to type
                 what = label.lower() if label[:1].isupper() else label
                 text = f"Show {what} in the {seed.app} app" if seed.app else f"Show {what}"
@@ -129,8 +154,12 @@ class OfflineProposer:
         out', '付款记录'), not a price, a rating or a sentence."""
         words = label.split()
         letters = sum(ch.isalpha() for ch in label)
-        return (1 <= len(words) <= 4 and letters >= 3 and letters >= 0.7 * len(label.replace(
-            " ", "")) and not label.endswith((".", "!", "?", ":")))
+        return (
+            1 <= len(words) <= 4
+            and letters >= 3
+            and letters >= 0.7 * len(label.replace(" ", ""))
+            and not label.endswith((".", "!", "?", ":"))
+        )
 
     def propose(self, seed: Seed, pool: Sequence[Query], n: int, batch: int) -> list[Query]:
         asked = {q.text for q in pool}

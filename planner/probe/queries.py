@@ -31,8 +31,11 @@ class QueryStep:
     category: str = "none"
 
     def to_dict(self) -> dict[str, str]:
-        return {"uiSummary": self.ui_summary, "actionPurpose": self.action_purpose,
-                "category": self.category}
+        return {
+            "uiSummary": self.ui_summary,
+            "actionPurpose": self.action_purpose,
+            "category": self.category,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> QueryStep | None:
@@ -55,19 +58,23 @@ class Query:
     batch: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.text, "batch": self.batch,
-                "steps": [s.to_dict() for s in self.steps]}
+        return {"query": self.text, "batch": self.batch, "steps": [s.to_dict() for s in self.steps]}
 
 
 def summarise_screen(screen: Screen, limit: int = 8) -> str:
     """A short summary of a screen: its first labels, in reading order."""
-    bars = {b.id for b in screen.blocks if b.kind in (BlockKind.STATUS_BAR,
-                                                      BlockKind.NAVIGATION_BAR)}
+    bars = {
+        b.id for b in screen.blocks if b.kind in (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR)
+    }
     labels: list[str] = []
     for e in screen.reading_order():
         label = e.label.strip()
-        if (label and label not in labels and e.block_id not in bars
-                and e.kind not in (ElementKind.STATUS_BAR, ElementKind.NAVIGATION_BAR)):
+        if (
+            label
+            and label not in labels
+            and e.block_id not in bars
+            and e.kind not in (ElementKind.STATUS_BAR, ElementKind.NAVIGATION_BAR)
+        ):
             labels.append(label)
     if screen.secure:
         return "a screen that hides its content (FLAG_SECURE)"
@@ -106,15 +113,15 @@ class Seed:
         for s in traj.steps:
             if s.action.kind is ActionKind.STOP:
                 continue
-            steps.append(QueryStep(summarise_screen(s.before), s.action.describe(s.before),
-                                   step_category(s)))
+            steps.append(
+                QueryStep(summarise_screen(s.before), s.action.describe(s.before), step_category(s))
+            )
             screens.append(s.before)
         return cls(traj.task, traj.app or _app_of(traj.task), tuple(steps), tuple(screens))
 
     @classmethod
     def from_demonstration(cls, instruction: str, steps: Sequence[str], app: str = "") -> Seed:
-        return cls(instruction, app or _app_of(instruction),
-                   tuple(QueryStep("", s) for s in steps))
+        return cls(instruction, app or _app_of(instruction), tuple(QueryStep("", s) for s in steps))
 
     @classmethod
     def load(cls, path: Path) -> Seed:

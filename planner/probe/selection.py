@@ -20,8 +20,13 @@ class Dropped:
     like: str
 
 
-def select(queries: Sequence[Query], vectors: np.ndarray, pool: Sequence[Query],
-           pool_vectors: np.ndarray, tau: float = 0.85) -> tuple[list[int], list[Dropped]]:
+def select(
+    queries: Sequence[Query],
+    vectors: np.ndarray,
+    pool: Sequence[Query],
+    pool_vectors: np.ndarray,
+    tau: float = 0.85,
+) -> tuple[list[int], list[Dropped]]:
     """Indices of the queries kept, in order, and those dropped: a query is dropped when
     its cosine similarity to a query of the pool, or to one of this batch already kept,
     is >= ``tau`` (vectors are normalised)."""
@@ -57,6 +62,11 @@ def at_elbow(kept_per_batch: Sequence[int], ratio: float = 0.3) -> bool:
 
 def saturated(kept_per_batch: Sequence[int], ratio: float = 0.3, times: int = 2) -> bool:
     """Whether the elbow test held in the last ``times`` consecutive batches."""
-    return all(at_elbow(kept_per_batch[:n], ratio)
-               for n in range(len(kept_per_batch) - times + 1, len(kept_per_batch) + 1)) \
-        if len(kept_per_batch) >= 3 + times - 1 else False
+    return (
+        all(
+            at_elbow(kept_per_batch[:n], ratio)
+            for n in range(len(kept_per_batch) - times + 1, len(kept_per_batch) + 1)
+        )
+        if len(kept_per_batch) >= 3 + times - 1
+        else False
+    )

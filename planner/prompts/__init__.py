@@ -19,9 +19,12 @@ def load_templates(name: str, required: Collection[str]) -> dict[str, Template]:
     try:
         data = yaml.safe_load(resource.read_text(encoding="utf-8"))
     except (FileNotFoundError, yaml.YAMLError) as exc:
-        raise PlannerError(f"cannot read prompt set {name!r}: {exc}",
-                           hint="reinstall screenpilot") from exc
+        raise PlannerError(
+            f"cannot read prompt set {name!r}: {exc}", hint="reinstall screenpilot"
+        ) from exc
     if not isinstance(data, dict) or not set(required) <= set(data):
-        raise PlannerError(f"prompts/{name}.yaml needs the templates {', '.join(required)}",
-                           hint="reinstall screenpilot")
+        raise PlannerError(
+            f"prompts/{name}.yaml needs the templates {', '.join(required)}",
+            hint="reinstall screenpilot",
+        )
     return {k: Template(str(v).strip()) for k, v in data.items()}

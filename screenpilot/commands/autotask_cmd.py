@@ -37,17 +37,20 @@ if TYPE_CHECKING:
 
 def register(app: typer.Typer) -> None:
     app.command("autotask")(autotask)
-    app.command("explore-task", hidden=True)(autotask)   # the old name, for one release
+    app.command("explore-task", hidden=True)(autotask)  # the old name, for one release
 
 
 def ask_summary(summary: Summary) -> str:
     """The completion summary in the terminal; the person answers yes / no / stop."""
-    err_console.print("\n[bold]Summary:[/bold] the shortest path found for "
-                      f"[bold]{summary.task}[/bold]", highlight=False)
+    err_console.print(
+        f"\n[bold]Summary:[/bold] the shortest path found for [bold]{summary.task}[/bold]",
+        highlight=False,
+    )
     for line in summary.lines():
         err_console.print(f"  {line}", highlight=False)
-    err_console.print("Is the task done? [y]es (learn it) / [n]o, keep exploring / "
-                      "[s]top (learn nothing)")
+    err_console.print(
+        "Is the task done? [y]es (learn it) / [n]o, keep exploring / [s]top (learn nothing)"
+    )
     try:
         answer = input("> ").strip().lower()
     except EOFError:
@@ -57,8 +60,17 @@ def ask_summary(summary: Summary) -> str:
     return "no" if answer in ("n", "no") else "stop"
 
 
-def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Path,
-                    attended: bool, allow: list[str], replay: bool) -> AutoTaskResult:
+def execute_explore(
+    cfg: Config,
+    task: str,
+    serial: str,
+    *,
+    out: Path,
+    kpath: Path,
+    attended: bool,
+    allow: list[str],
+    replay: bool,
+) -> AutoTaskResult:
     """Build the exploring agent and run ``task``; prints each step as it happens."""
     from screenpilot.agent import RunOptions
     from screenpilot.autotask import AutoTaskAgent, save_summary_images, unattended
@@ -77,41 +89,62 @@ def execute_explore(cfg: Config, task: str, serial: str, *, out: Path, kpath: Pa
     def show(event: StepEvent) -> None:
         step = event.step
         mark = " [dim](undone)[/dim]" if step.undone else ""
-        console.print(f"[bold]{step.index + 1:>2}.[/bold] {step.action.describe(step.before)}"
-                      f"{mark}", highlight=False)
+        console.print(
+            f"[bold]{step.index + 1:>2}.[/bold] {step.action.describe(step.before)}{mark}",
+            highlight=False,
+        )
         if step.reason:
             console.print(f"    [dim]{step.reason}[/dim]", highlight=False)
 
     def confirm(summary: Summary) -> str:
         images = save_summary_images(summary, out)
         if images:
-            console.print(f"summary screenshots: {images[0].parent}/summary_*.png",
-                          highlight=False)
+            console.print(f"summary screenshots: {images[0].parent}/summary_*.png", highlight=False)
         if not attended:
             answer = unattended(summary)
-            console.print("summary:\n" + "\n".join(f"  {x}" for x in summary.lines())
-                          + f"\nunattended (--yes): {answer}", highlight=False)
+            console.print(
+                "summary:\n"
+                + "\n".join(f"  {x}" for x in summary.lines())
+                + f"\nunattended (--yes): {answer}",
+                highlight=False,
+            )
             return answer
         return ask_summary(summary)
 
-    options = RunOptions(out=out, max_steps=budget + 6,
-                         settle_timeout=cfg["device.settle_timeout"],
-                         settle_interval=cfg["device.settle_interval"],
-                         allow=build.allowed(allow),
-                         hints=PlanHints(knowledge=tuple(knowledge.notes(task, embedder.encode))))
-    agent = AutoTaskAgent(device, build.describer(cfg), planner, checker=checker,
-                         knowledge=knowledge, encode=embedder.encode, confirm=confirm,
-                         budget=budget, replay=replay, lesson_llm=llm, options=options,
-                         safety=KeywordSafety(), handover=ask_person if attended else None,
-                         on_step=show, planner_name=f"explore-{cfg['planner.kind']}")
+    options = RunOptions(
+        out=out,
+        max_steps=budget + 6,
+        settle_timeout=cfg["device.settle_timeout"],
+        settle_interval=cfg["device.settle_interval"],
+        allow=build.allowed(allow),
+        hints=PlanHints(knowledge=tuple(knowledge.notes(task, embedder.encode))),
+    )
+    agent = AutoTaskAgent(
+        device,
+        build.describer(cfg),
+        planner,
+        checker=checker,
+        knowledge=knowledge,
+        encode=embedder.encode,
+        confirm=confirm,
+        budget=budget,
+        replay=replay,
+        lesson_llm=llm,
+        options=options,
+        safety=KeywordSafety(),
+        handover=ask_person if attended else None,
+        on_step=show,
+        planner_name=f"explore-{cfg['planner.kind']}",
+    )
     match = agent.start_replay(task)
-    console.print(f"task: [bold]{task}[/bold]  phone {serial}  knowledge {kpath}",
-                  highlight=False)
+    console.print(f"task: [bold]{task}[/bold]  phone {serial}  knowledge {kpath}", highlight=False)
     if match is not None:
         k = match.knowledge
-        console.print(f"known task '{k.intent}' (from \"{k.command}\", match {match.score:.2f}): "
-                      f"replaying its {len(k.path)} steps with {list(match.values)}",
-                      highlight=False)
+        console.print(
+            f"known task '{k.intent}' (from \"{k.command}\", match {match.score:.2f}): "
+            f"replaying its {len(k.path)} steps with {list(match.values)}",
+            highlight=False,
+        )
     try:
         return agent.explore(task, match=match)
     finally:
@@ -123,31 +156,52 @@ def autotask(
     task: str = TASK_ARGUMENT,
     device: str | None = DEVICE_OPTION,
     virtual: bool = VIRTUAL_OPTION,
-    yes: bool = typer.Option(False, "--yes", "-y",
-                             help="Unattended: accept the summary when the agent judged the "
-                                  "task done, and stop (exit 7) at a sensitive screen."),
-    knowledge: Path | None = typer.Option(None, "--knowledge", metavar="PATH",
-                                          help="Knowledge file (default: knowledge.path, else "
-                                               "knowledge.json in the store folder)."),
+    yes: bool = typer.Option(
+        False,
+        "--yes",
+        "-y",
+        help="Unattended: accept the summary when the agent judged the "
+        "task done, and stop (exit 7) at a sensitive screen.",
+    ),
+    knowledge: Path | None = typer.Option(
+        None,
+        "--knowledge",
+        metavar="PATH",
+        help="Knowledge file (default: knowledge.path, else knowledge.json in the store folder).",
+    ),
     planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
     max_steps: int | None = typer.Option(None, help="More actions than this count as done (20)."),
-    replay: bool | None = typer.Option(None, "--replay/--no-replay",
-                                       help="Replay a known task's path (default on)."),
+    replay: bool | None = typer.Option(
+        None, "--replay/--no-replay", help="Replay a known task's path (default on)."
+    ),
     out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
-    allow: list[str] = typer.Option([], "--allow", metavar="CATEGORY",
-                                    help="Pre-approve a sensitive category."),
+    allow: list[str] = typer.Option(
+        [], "--allow", metavar="CATEGORY", help="Pre-approve a sensitive category."
+    ),
 ) -> None:
     """Explore a task and learn from it: check each step, backtrack from wrong ones,
     summarise the shortest path, and replay known tasks with new values."""
-    cfg = config_from(ctx, **{"device.serial": device, "planner.kind": planner,
-                              "autotask.max_steps": max_steps, "autotask.replay": replay,
-                              "run.out": str(out) if out else None})
+    cfg = config_from(
+        ctx,
+        **{
+            "device.serial": device,
+            "planner.kind": planner,
+            "autotask.max_steps": max_steps,
+            "autotask.replay": replay,
+            "run.out": str(out) if out else None,
+        },
+    )
     folder = build.run_folder(Path(cfg["run.out"]), task)
     kpath = build.knowledge_path(cfg, knowledge)
     attended = not yes and sys.stdin.isatty()
     allowed = build.check_allow([*cfg["safety.allow"], *allow])
-    kwargs = {"out": folder, "kpath": kpath, "attended": attended, "allow": allowed,
-              "replay": cfg["autotask.replay"]}
+    kwargs = {
+        "out": folder,
+        "kpath": kpath,
+        "attended": attended,
+        "allow": allowed,
+        "replay": cfg["autotask.replay"],
+    }
     with build.on_phone(cfg, virtual) as (serial, _):
         result = execute_explore(cfg, task, serial, **kwargs)
     _finish(result, kpath)
@@ -161,11 +215,12 @@ def _finish(result: AutoTaskResult, kpath: Path) -> None:
     if result.knowledge is not None:
         k = result.knowledge
         learned = f"; learned '{k.intent}' ({len(k.path)} steps, parameters {list(k.params)})"
-    console.print(f"knowledge: {kpath}{learned}; {result.backtracks} backtracks",
-                  highlight=False)
+    console.print(f"knowledge: {kpath}{learned}; {result.backtracks} backtracks", highlight=False)
     colour = "green" if traj.outcome is Outcome.SUCCESS else "red"
-    console.print(f"outcome: [{colour}]{traj.outcome.value}[/{colour}] after "
-                  f"{len(traj.steps)} steps" + (f" ({traj.note})" if traj.note else ""),
-                  highlight=False)
+    console.print(
+        f"outcome: [{colour}]{traj.outcome.value}[/{colour}] after "
+        f"{len(traj.steps)} steps" + (f" ({traj.note})" if traj.note else ""),
+        highlight=False,
+    )
     if traj.outcome is not Outcome.SUCCESS:
         raise typer.Exit(1)

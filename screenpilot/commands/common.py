@@ -24,10 +24,9 @@ err_console = Console(stderr=True)
 
 #: The options that commands driving a phone share (typer reads them; they hold no state).
 DEVICE_OPTION: str | None = typer.Option(
-    None, "--device", "-d", metavar="SERIAL",
-    help="adb serial (default: the only phone connected).")
-VIRTUAL_OPTION: bool = typer.Option(False, "--virtual",
-                                    help="Start the virtual phone and use it.")
+    None, "--device", "-d", metavar="SERIAL", help="adb serial (default: the only phone connected)."
+)
+VIRTUAL_OPTION: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it.")
 TASK_ARGUMENT: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".')
 
 
@@ -60,13 +59,17 @@ def note(text: str) -> None:
 
 def ask_person(sens: Sensitivity, what: str) -> bool:
     """Handover in the terminal: the person acts on the phone, then Enter (or 'abort')."""
-    err_console.print(f"\n[bold yellow]Handover:[/bold yellow] the {what} is sensitive "
-                      f"([bold]{sens.category.value}[/bold]).")
+    err_console.print(
+        f"\n[bold yellow]Handover:[/bold yellow] the {what} is sensitive "
+        f"([bold]{sens.category.value}[/bold])."
+    )
     for line in sens.evidence:
         err_console.print(f"  - {line}", highlight=False)
-    err_console.print("Do this part yourself on the phone, then press Enter: screenpilot "
-                      "looks at the phone again and goes on (it will not do this part "
-                      "itself). Type 'abort' to stop.")
+    err_console.print(
+        "Do this part yourself on the phone, then press Enter: screenpilot "
+        "looks at the phone again and goes on (it will not do this part "
+        "itself). Type 'abort' to stop."
+    )
     try:
         answer = input("> ").strip().lower()
     except EOFError:

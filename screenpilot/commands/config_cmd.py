@@ -9,8 +9,7 @@ import typer
 from screenpilot.commands.common import config_from, console
 from screenpilot.config import DEFAULTS, user_config_path
 
-app = typer.Typer(help="Show where configuration comes from and what it is.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Show where configuration comes from and what it is.", no_args_is_help=True)
 
 
 @app.command("path")

@@ -38,35 +38,55 @@ def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> 
             return build.planner(cfg)
 
     def options(task: str, folder: Path) -> RunOptions:
-        hints = PlanHints(demonstrations=build.demonstrations(cfg, task, demos, say=say,
-                                                              warn=note))
-        return RunOptions(out=folder, max_steps=cfg["planner.max_steps"],
-                          settle_timeout=cfg["device.settle_timeout"],
-                          settle_interval=cfg["device.settle_interval"],
-                          allow=build.allowed(allow), hints=hints)
+        hints = PlanHints(demonstrations=build.demonstrations(cfg, task, demos, say=say, warn=note))
+        return RunOptions(
+            out=folder,
+            max_steps=cfg["planner.max_steps"],
+            settle_timeout=cfg["device.settle_timeout"],
+            settle_interval=cfg["device.settle_interval"],
+            allow=build.allowed(allow),
+            hints=hints,
+        )
 
-    return Parts(device=AdbDevice.connect(serial), describer=build.describer(cfg),
-                 safety=build.safety(cfg), planner=planner, options=options,
-                 runs=Path(cfg["run.out"]), run_folder=build.run_folder,
-                 store=lambda: build.store(cfg), planner_name=cfg["planner.kind"],
-                 record_idle_s=cfg["pbd.idle"])
+    return Parts(
+        device=AdbDevice.connect(serial),
+        describer=build.describer(cfg),
+        safety=build.safety(cfg),
+        planner=planner,
+        options=options,
+        runs=Path(cfg["run.out"]),
+        run_folder=build.run_folder,
+        store=lambda: build.store(cfg),
+        planner_name=cfg["planner.kind"],
+        record_idle_s=cfg["pbd.idle"],
+    )
 
 
 def console_cmd(
     ctx: typer.Context,
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial (default: the only phone connected)."),
+    device: str | None = typer.Option(
+        None,
+        "--device",
+        "-d",
+        metavar="SERIAL",
+        help="adb serial (default: the only phone connected).",
+    ),
     virtual: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it."),
     port: int = typer.Option(0, "--port", help="Port on 127.0.0.1 (default: a free one)."),
     planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
     out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
     allow: list[str] = typer.Option(
-        [], "--allow", metavar="CATEGORY",
-        help=f"Pre-approve a sensitive category for runs: {', '.join(build.CATEGORIES)}."),
+        [],
+        "--allow",
+        metavar="CATEGORY",
+        help=f"Pre-approve a sensitive category for runs: {', '.join(build.CATEGORIES)}.",
+    ),
     demos: bool | None = typer.Option(
-        None, "--demos/--no-demos",
+        None,
+        "--demos/--no-demos",
         help="Guide runs with similar recorded demonstrations (default: on when the store "
-             "has any)."),
+        "has any).",
+    ),
     fps: float = typer.Option(4.0, "--fps", help="Live view: frames per second at most."),
 ) -> None:
     """A local web page: the phone live, runs with handover buttons, recording, past runs.
@@ -75,16 +95,21 @@ def console_cmd(
     needs that token. Ctrl-C stops it."""
     from screenpilot.console import Console, serve
 
-    cfg = config_from(ctx, **{"device.serial": device, "planner.kind": planner,
-                              "run.out": str(out) if out else None})
+    cfg = config_from(
+        ctx,
+        **{"device.serial": device, "planner.kind": planner, "run.out": str(out) if out else None},
+    )
     allowed = build.check_allow([*cfg["safety.allow"], *allow])
     build.check_llm(cfg)
     with build.on_phone(cfg, virtual) as (serial, _):
         page = Console(parts(cfg, serial, allow=allowed, demos=demos), fps=fps)
 
         def ready(url: str) -> None:
-            console.print(f"screenpilot console for phone {serial}:\n  [bold]{url}[/bold]\n"
-                          "open it in a browser on this computer (the token in it is the "
-                          "key: do not share it); Ctrl-C stops", highlight=False)
+            console.print(
+                f"screenpilot console for phone {serial}:\n  [bold]{url}[/bold]\n"
+                "open it in a browser on this computer (the token in it is the "
+                "key: do not share it); Ctrl-C stops",
+                highlight=False,
+            )
 
         serve(page, port=port, ready=ready)

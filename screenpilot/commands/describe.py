@@ -36,8 +36,10 @@ def _expand(paths: list[Path]) -> list[Path]:
         if p.is_dir():
             found = sorted(f for f in p.rglob("*") if f.suffix.lower() in IMAGE_SUFFIXES)
             if not found:
-                raise VisionError(f"no images in folder {p}",
-                                  hint=f"expected files ending in {', '.join(IMAGE_SUFFIXES)}")
+                raise VisionError(
+                    f"no images in folder {p}",
+                    hint=f"expected files ending in {', '.join(IMAGE_SUFFIXES)}",
+                )
             out += found
         else:
             out.append(p)
@@ -47,22 +49,33 @@ def _expand(paths: list[Path]) -> list[Path]:
 def _overlay_path(out: Path, image: Path, many: bool) -> Path:
     if not many:
         return out
-    return out / f"{image.stem}.overlay.png" if out.suffix.lower() != ".png" \
+    return (
+        out / f"{image.stem}.overlay.png"
+        if out.suffix.lower() != ".png"
         else out.with_name(f"{out.stem}-{image.stem}.png")
+    )
 
 
 def describe(
     ctx: typer.Context,
     images: list[Path] = typer.Argument(..., help="Screenshots, or folders of them."),
-    as_json: bool = typer.Option(False, "--json", help="Print the Screen as JSON "
-                                 "(one document per line for several images)."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the Screen as JSON (one document per line for several images)."
+    ),
     overlay: Path | None = typer.Option(
-        None, "--overlay", metavar="OUT.png",
-        help="Write an overlay PNG (a folder for several images)."),
-    stages: str = typer.Option("ocr,detect,icons,blocks", "--stages",
-                               help="Comma-separated stages to run: ocr, detect, icons, blocks."),
+        None,
+        "--overlay",
+        metavar="OUT.png",
+        help="Write an overlay PNG (a folder for several images).",
+    ),
+    stages: str = typer.Option(
+        "ocr,detect,icons,blocks",
+        "--stages",
+        help="Comma-separated stages to run: ocr, detect, icons, blocks.",
+    ),
     threshold: float | None = typer.Option(
-        None, "--threshold", help="OCR recognition threshold (vision.ocr_threshold)."),
+        None, "--threshold", help="OCR recognition threshold (vision.ocr_threshold)."
+    ),
 ) -> None:
     """Describe screenshots from their pixels: the text the planner reads."""
     cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
@@ -75,8 +88,10 @@ def describe(
         raise failed[0][1]
     if failed:
         names = ", ".join(str(p) for p, _ in failed[:5]) + (", ..." if len(failed) > 5 else "")
-        raise VisionError(f"{len(failed)} of {len(files)} images could not be described: "
-                          f"{names}", hint="each one's reason is printed above")
+        raise VisionError(
+            f"{len(failed)} of {len(files)} images could not be described: {names}",
+            hint="each one's reason is printed above",
+        )
 
 
 def _run(files: list[Path], stages: list[str], threshold: float) -> list[Result]:
@@ -90,8 +105,7 @@ def _run(files: list[Path], stages: list[str], threshold: float) -> list[Result]
         return describe_files(files, stages, threshold, done=lambda _: bar.advance(task))
 
 
-def _print(results: list[Result], *, as_json: bool,
-           overlay: Path | None, many: bool) -> None:
+def _print(results: list[Result], *, as_json: bool, overlay: Path | None, many: bool) -> None:
     from rich.markup import escape
 
     from screenpilot.vision.overlay import save
@@ -100,8 +114,9 @@ def _print(results: list[Result], *, as_json: bool,
     for path, result in results:
         if isinstance(result, ScreenpilotError):
             said = str(result) if str(path) in str(result) else f"{path}: {result}"
-            err_console.print(f"[red]cannot describe:[/red] {escape(said)}", highlight=False,
-                              soft_wrap=True)
+            err_console.print(
+                f"[red]cannot describe:[/red] {escape(said)}", highlight=False, soft_wrap=True
+            )
             continue
         for notice in result.notices:
             if notice not in noticed:

@@ -22,8 +22,19 @@ def devices(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -
 
     found = list_devices()
     if as_json:
-        typer.echo(json.dumps([{"serial": d.serial, "state": d.state, "model": d.model,
-                                "size": list(d.size) if d.size else None} for d in found]))
+        typer.echo(
+            json.dumps(
+                [
+                    {
+                        "serial": d.serial,
+                        "state": d.state,
+                        "model": d.model,
+                        "size": list(d.size) if d.size else None,
+                    }
+                    for d in found
+                ]
+            )
+        )
         return
     if not found:
         console.print("no phones connected (start one with `screenpilot phone`)")
@@ -53,8 +64,10 @@ def capture(
 
         page = capture_long(phone, max_screens=max_screens)
         page.image.save(out)
-        console.print(f"saved {out} ({page.image.width}x{page.image.height}, "
-                      f"{len(page.offsets)} screens)", highlight=False)
+        console.print(
+            f"saved {out} ({page.image.width}x{page.image.height}, {len(page.offsets)} screens)",
+            highlight=False,
+        )
         return
     image = phone.capture()
     image.save(out)

@@ -20,9 +20,13 @@ def register(app: typer.Typer) -> None:
 
 def doctor(
     ctx: typer.Context,
-    device: str | None = typer.Option(None, "--device", "-d", metavar="SERIAL",
-                                      help="adb serial of the phone to check "
-                                           "(default: device.serial, else the only one)."),
+    device: str | None = typer.Option(
+        None,
+        "--device",
+        "-d",
+        metavar="SERIAL",
+        help="adb serial of the phone to check (default: device.serial, else the only one).",
+    ),
     virtual: bool = typer.Option(False, "--virtual", help="Check against the virtual phone."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:

@@ -7,7 +7,8 @@ import typer
 
 dataset_app = typer.Typer(
     help="Make and convert datasets (synthetic screens, icons, RICO/VINS/DroidBot).",
-    no_args_is_help=True)
+    no_args_is_help=True,
+)
 train_app = typer.Typer(help="Train models (widget detector, icon labeller).", no_args_is_help=True)
 export_app = typer.Typer(help="Export trained models to ONNX.", no_args_is_help=True)
 eval_app = typer.Typer(help="Evaluate models on labelled data.", no_args_is_help=True)

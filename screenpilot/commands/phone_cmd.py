@@ -12,8 +12,10 @@ import typer
 from screenpilot import build
 from screenpilot.commands.common import config_from, console
 
-app = typer.Typer(help="The virtual phone: a rendered Android phone that real adb connects to.",
-                  invoke_without_command=True)
+app = typer.Typer(
+    help="The virtual phone: a rendered Android phone that real adb connects to.",
+    invoke_without_command=True,
+)
 
 
 def register(root: typer.Typer) -> None:
@@ -41,16 +43,22 @@ def phone(
         return
     from screenpilot.simulator.adbd import AdbDaemon
 
-    cfg = config_from(ctx, **{"phone.port": port, "phone.size": size, "phone.theme": theme,
-                              "phone.locale": locale})
+    cfg = config_from(
+        ctx,
+        **{"phone.port": port, "phone.size": size, "phone.theme": theme, "phone.locale": locale},
+    )
     device = build.phone(cfg)
     daemon = AdbDaemon(device, host=cfg["phone.host"], port=cfg["phone.port"]).start()
-    console.print(f"virtual phone listening: serial [bold]{daemon.serial}[/bold] "
-                  f"({cfg['phone.size']}, {cfg['phone.theme']}, {cfg['phone.locale']})")
+    console.print(
+        f"virtual phone listening: serial [bold]{daemon.serial}[/bold] "
+        f"({cfg['phone.size']}, {cfg['phone.theme']}, {cfg['phone.locale']})"
+    )
     if connect:
         console.print(f"adb: {connect_adb(daemon.serial)}", highlight=False)
-    console.print(f"try: adb -s {daemon.serial} shell screencap -p > shot.png    "
-                  "(Ctrl-C to stop)", highlight=False)
+    console.print(
+        f"try: adb -s {daemon.serial} shell screencap -p > shot.png    (Ctrl-C to stop)",
+        highlight=False,
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -69,8 +77,9 @@ def phone(
 @app.command("render")
 def render(
     ctx: typer.Context,
-    target: str = typer.Argument(..., metavar="APP[/PAGE]",
-                                 help="e.g. settings, settings/network, contacts/add"),
+    target: str = typer.Argument(
+        ..., metavar="APP[/PAGE]", help="e.g. settings, settings/network, contacts/add"
+    ),
     out: Path = typer.Option(..., "--out", help="PNG to write."),
     truth: Path | None = typer.Option(None, "--truth", help="Also write the ground truth JSON."),
     size: str | None = typer.Option(None, help="Screen size WIDTHxHEIGHT."),
@@ -89,7 +98,8 @@ def render(
     message = f"saved {out} ({frame.image.width}x{frame.image.height})"
     if truth is not None:
         screen = device.screen()
-        truth.write_text(json.dumps(screen.to_dict(), ensure_ascii=False, indent=1),
-                         encoding="utf-8")
+        truth.write_text(
+            json.dumps(screen.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8"
+        )
         message += f" and {truth} ({len(screen.elements)} elements)"
     console.print(message, highlight=False)

@@ -23,9 +23,13 @@ def _matches(package: str, wanted: str) -> bool:
 
 def tasks(
     as_json: bool = typer.Option(False, "--json", help="Print JSON (every field of each task)."),
-    app_name: str = typer.Option("", "--app", metavar="APP",
-                                 help="Only this app's tasks: a package or its last part, "
-                                      "e.g. com.android.settings or settings."),
+    app_name: str = typer.Option(
+        "",
+        "--app",
+        metavar="APP",
+        help="Only this app's tasks: a package or its last part, "
+        "e.g. com.android.settings or settings.",
+    ),
 ) -> None:
     """List the virtual phone's tasks: id, app, command and minimal number of steps."""
     from screenpilot.simulator.tasks import all_tasks

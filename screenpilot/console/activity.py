@@ -38,8 +38,10 @@ class Activity:
         """Take the phone for ``kind``; ``Busy`` when something else has it."""
         with self._lock:
             if self.current:
-                raise Busy(f"a {'run' if self.current == 'run' else 'recording'} is going on",
-                           hint="stop it first")
+                raise Busy(
+                    f"a {'run' if self.current == 'run' else 'recording'} is going on",
+                    hint="stop it first",
+                )
             self.current = kind
             self.waiting = False
 
@@ -82,8 +84,9 @@ class Session:
         return task, self.parts.run_folder(self.parts.runs, folder_words.format(task=task))
 
     def _spawn(self, target: Callable[..., Any], *args: Any) -> None:
-        self._thread = threading.Thread(target=target, args=args, daemon=True,
-                                        name=f"console-{self.kind}")
+        self._thread = threading.Thread(
+            target=target, args=args, daemon=True, name=f"console-{self.kind}"
+        )
         self._thread.start()
 
     def join(self, timeout: float | None = None) -> None:

@@ -44,21 +44,27 @@ HOST = "127.0.0.1"
 class Console:
     """The live view, the reading, taps, runs, recordings and the store, for one phone."""
 
-    def __init__(self, parts: Parts, *, token: str = "", fps: float = 4.0,
-                 width: int = 540) -> None:
+    def __init__(
+        self, parts: Parts, *, token: str = "", fps: float = 4.0, width: int = 540
+    ) -> None:
         self.parts = parts
         self.token = token or new_token()
         self.hub = Hub()
         self.activity = Activity()
         self.live = LiveView(parts.device, self.hub, fps=fps, width=width)
         self.reading = Reading(parts.describer, self.live, self.hub, busy=self._run_describes)
-        self.control = Control(parts.device, parts.describer, parts.safety,
-                               capture=lambda: self.live.capture_now().image,
-                               on_screen=self._offer_tap)
+        self.control = Control(
+            parts.device,
+            parts.describer,
+            parts.safety,
+            capture=lambda: self.live.capture_now().image,
+            on_screen=self._offer_tap,
+        )
         self.demos = Demos(parts.store)
         self.runs = RunSession(parts, self.hub, self.activity, on_step=self._offer_step)
-        self.recording = RecordSession(parts, self.hub, self.activity,
-                                       store=self.demos.store if parts.store else None)
+        self.recording = RecordSession(
+            parts, self.hub, self.activity, store=self.demos.store if parts.store else None
+        )
         self._started = False
 
     # --- life -----------------------------------------------------------------------------
@@ -83,12 +89,18 @@ class Console:
     # --- what the page asks ------------------------------------------------------------------
     def state(self) -> Event:
         frame = self.live.latest()
-        return {"device": self.parts.device.serial, "planner": self.parts.planner_name,
-                "run": self.runs.snapshot(), "record": self.recording.snapshot(),
-                "reading": self.reading.on, "read": self.reading.event,
-                "store": self.parts.store is not None,
-                "frame": {"seq": frame.seq, "width": frame.size[0], "height": frame.size[1]}
-                if frame is not None else None}
+        return {
+            "device": self.parts.device.serial,
+            "planner": self.parts.planner_name,
+            "run": self.runs.snapshot(),
+            "record": self.recording.snapshot(),
+            "reading": self.reading.on,
+            "read": self.reading.event,
+            "store": self.parts.store is not None,
+            "frame": {"seq": frame.seq, "width": frame.size[0], "height": frame.size[1]}
+            if frame is not None
+            else None,
+        }
 
     def turn_reading(self, on: bool) -> Event:
         self.reading.turn(on)
@@ -143,8 +155,10 @@ def bind(port: int = 0) -> socket.socket:
         sock.bind((HOST, port))
     except OSError as exc:
         sock.close()
-        raise ScreenpilotError(f"cannot listen on {HOST}:{port}: {exc.strerror}",
-                               hint="give another --port, or 0 for a free one") from exc
+        raise ScreenpilotError(
+            f"cannot listen on {HOST}:{port}: {exc.strerror}",
+            hint="give another --port, or 0 for a free one",
+        ) from exc
     return sock
 
 
@@ -157,16 +171,20 @@ def _server(console: Console) -> Any:
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            console.hub.close()          # end the pages' event streams: nothing to wait for
+            console.hub.close()  # end the pages' event streams: nothing to wait for
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(console.asgi(), log_level="warning", access_log=False,
-                            lifespan="off", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        console.asgi(),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=5,
+    )
     return Server(config)
 
 
-def serve(console: Console, *, port: int = 0, ready: Callable[[str], None] | None = None
-          ) -> None:
+def serve(console: Console, *, port: int = 0, ready: Callable[[str], None] | None = None) -> None:
     """Serve ``console`` until Ctrl-C (or SIGTERM); ``ready(url)`` once it listens."""
     sock = bind(port)
     server = _server(console)
@@ -186,8 +204,9 @@ def served(console: Console, *, port: int = 0) -> Iterator[str]:
     sock = bind(port)
     server = _server(console)
     console.start()
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
-                              name="console-server")
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="console-server"
+    )
     thread.start()
     try:
         while not server.started and thread.is_alive():

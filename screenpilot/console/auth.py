@@ -44,7 +44,7 @@ class TokenGate:
         return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":        # the console speaks none
+        if scope["type"] == "websocket":  # the console speaks none
             await send({"type": "websocket.close", "code": 1008})
             return
         if scope["type"] != "http":
@@ -56,20 +56,27 @@ class TokenGate:
         if self._ok(conn.query_params.get(QUERY)) and method in SAFE_METHODS:
             rest = [(k, v) for k, v in conn.query_params.multi_items() if k != QUERY]
             target = URL(scope=scope).replace(query=urlencode(rest))
-            response = RedirectResponse(f"{target.path}?{target.query}" if rest
-                                        else target.path, status_code=303)
-            response.set_cookie(cookie_name(port), self.token, httponly=True,
-                                samesite="strict", path="/")
+            response = RedirectResponse(
+                f"{target.path}?{target.query}" if rest else target.path, status_code=303
+            )
+            response.set_cookie(
+                cookie_name(port), self.token, httponly=True, samesite="strict", path="/"
+            )
             await response(scope, receive, send)
             return
         given = conn.headers.get(HEADER) or conn.cookies.get(cookie_name(port))
         origin = conn.headers.get("origin")
-        foreign = (method not in SAFE_METHODS and origin is not None
-                   and origin != f"{conn.url.scheme}://{conn.url.netloc}")
+        foreign = (
+            method not in SAFE_METHODS
+            and origin is not None
+            and origin != f"{conn.url.scheme}://{conn.url.netloc}"
+        )
         if not self._ok(given) or foreign:
             response_403 = PlainTextResponse(
                 "forbidden: open the URL that `screenpilot console` printed (it carries the "
-                "token)\n", status_code=403)
+                "token)\n",
+                status_code=403,
+            )
             await response_403(scope, receive, send)
             return
         await self.app(scope, receive, send)

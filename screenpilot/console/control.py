@@ -50,9 +50,15 @@ class Held:
 class Control:
     """Performs taps and keys from the page, asking first where the safety check says so."""
 
-    def __init__(self, device: Device, describer: Describer, safety: SafetyCheck, *,
-                 capture: Callable[[], Image.Image] | None = None,
-                 on_screen: Callable[[Image.Image, Screen], None] | None = None) -> None:
+    def __init__(
+        self,
+        device: Device,
+        describer: Describer,
+        safety: SafetyCheck,
+        *,
+        capture: Callable[[], Image.Image] | None = None,
+        on_screen: Callable[[Image.Image, Screen], None] | None = None,
+    ) -> None:
         self.device = device
         self.describer = describer
         self.safety = safety
@@ -87,29 +93,45 @@ class Control:
         with self._lock:
             if not on_screen.sensitive:
                 self._approved.clear()
-            screen_level = on_screen.sensitive and (screen.secure or
-                                                    on_screen.category not in self._approved)
+            screen_level = on_screen.sensitive and (
+                screen.secure or on_screen.category not in self._approved
+            )
         sens = self.safety.action(aimed, screen) if aimed is not None else Sensitivity()
-        if screen_level:      # one question names both: the screen, and the control if it is
-            sens = Sensitivity(sens.category if sens.sensitive else on_screen.category,
-                               (*sens.evidence, *on_screen.evidence), 1.0)
+        if screen_level:  # one question names both: the screen, and the control if it is
+            sens = Sensitivity(
+                sens.category if sens.sensitive else on_screen.category,
+                (*sens.evidence, *on_screen.evidence),
+                1.0,
+            )
         if sens.sensitive:
-            return self._hold(action, screen, sens, what,
-                              approves=on_screen.category if screen_level else None)
+            return self._hold(
+                action, screen, sens, what, approves=on_screen.category if screen_level else None
+            )
         perform(self.device, action, screen)
         return {"status": "done", "what": what}
 
-    def _hold(self, action: Action, screen: Screen, sens: Sensitivity, what: str, *,
-              approves: SensitiveCategory | None) -> dict[str, Any]:
-        held = Held(secrets.token_hex(8), action, screen, sens, what, approves,
-                    time.monotonic())
+    def _hold(
+        self,
+        action: Action,
+        screen: Screen,
+        sens: Sensitivity,
+        what: str,
+        *,
+        approves: SensitiveCategory | None,
+    ) -> dict[str, Any]:
+        held = Held(secrets.token_hex(8), action, screen, sens, what, approves, time.monotonic())
         with self._lock:
             now = time.monotonic()
             self._held = {k: h for k, h in self._held.items() if now - h.at < CONFIRM_TTL_S}
             self._held[held.id] = held
-        return {"status": "confirm", "id": held.id, "what": what,
-                "where": "screen" if approves is not None else "control",
-                "category": sens.category.value, "evidence": list(sens.evidence)}
+        return {
+            "status": "confirm",
+            "id": held.id,
+            "what": what,
+            "where": "screen" if approves is not None else "control",
+            "category": sens.category.value,
+            "evidence": list(sens.evidence),
+        }
 
     def answer(self, held_id: str, go: bool) -> dict[str, Any]:
         """The person's answer to a held tap: perform it, or drop it."""

@@ -102,5 +102,5 @@ class Hub:
         for sub in subs:
             try:
                 sub.loop.call_soon_threadsafe(sub.put, kind, data)
-            except RuntimeError:        # its loop is closed: the page is gone
+            except RuntimeError:  # its loop is closed: the page is gone
                 self.unsubscribe(sub)

@@ -37,18 +37,26 @@ def run_summary(folder: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict):
         return None
-    return {"name": folder.name, "task": str(data.get("task", "")),
-            "outcome": str(data.get("outcome", "")), "steps": len(data.get("steps") or []),
-            "planner": str(data.get("planner", "")), "started": str(data.get("started_at", "")),
-            "report": f"/runs/{folder.name}/report.html"}
+    return {
+        "name": folder.name,
+        "task": str(data.get("task", "")),
+        "outcome": str(data.get("outcome", "")),
+        "steps": len(data.get("steps") or []),
+        "planner": str(data.get("planner", "")),
+        "started": str(data.get("started_at", "")),
+        "report": f"/runs/{folder.name}/report.html",
+    }
 
 
 def past_runs(root: Path, limit: int = RUNS_SHOWN) -> list[dict[str, Any]]:
     """The newest runs under ``root``, newest first."""
     if not root.is_dir():
         return []
-    folders = sorted((p for p in root.iterdir() if p.is_dir() and _NAME.match(p.name)),
-                     key=lambda p: p.name, reverse=True)
+    folders = sorted(
+        (p for p in root.iterdir() if p.is_dir() and _NAME.match(p.name)),
+        key=lambda p: p.name,
+        reverse=True,
+    )
     found = []
     for folder in folders:
         summary = run_summary(folder)
@@ -94,8 +102,17 @@ class Demos:
 
     def list(self) -> dict[str, Any]:
         store = self.store()
-        records = [{"id": r.id, "created": r.created, "app": r.app, "steps": len(r.steps),
-                    "source": r.source, "instruction": r.instruction} for r in store.list()]
+        records = [
+            {
+                "id": r.id,
+                "created": r.created,
+                "app": r.app,
+                "steps": len(r.steps),
+                "source": r.source,
+                "instruction": r.instruction,
+            }
+            for r in store.list()
+        ]
         return {"location": store.location, "demos": records}
 
     def show(self, demo_id: str) -> dict[str, Any]:

@@ -44,8 +44,9 @@ class Frame:
 def to_jpeg(image: Image.Image, width: int, quality: int = 70) -> bytes:
     """``image`` scaled down to ``width`` pixels wide (never up), as JPEG bytes."""
     if image.width > width:
-        image = image.resize((width, max(1, round(image.height * width / image.width))),
-                             Image.Resampling.BILINEAR)
+        image = image.resize(
+            (width, max(1, round(image.height * width / image.width))), Image.Resampling.BILINEAR
+        )
     buf = io.BytesIO()
     image.convert("RGB").save(buf, format="JPEG", quality=quality)
     return buf.getvalue()
@@ -107,8 +108,9 @@ class LiveView:
             self._latest = frame
             self._times.append(frame.at)
         w, h = frame.size
-        self.hub.publish({"type": "frame", "seq": frame.seq, "width": w, "height": h,
-                          "fps": round(self.fps, 2)})
+        self.hub.publish(
+            {"type": "frame", "seq": frame.seq, "width": w, "height": h, "fps": round(self.fps, 2)}
+        )
         return frame
 
     def _run(self) -> None:

@@ -42,8 +42,15 @@ class Read:
 class Reading:
     """Describes live frames while the page wants it; keeps the newest reading."""
 
-    def __init__(self, describer: Describer, live: LiveView, hub: Hub, *,
-                 busy: Callable[[], bool] = lambda: False, width: int = 720) -> None:
+    def __init__(
+        self,
+        describer: Describer,
+        live: LiveView,
+        hub: Hub,
+        *,
+        busy: Callable[[], bool] = lambda: False,
+        width: int = 720,
+    ) -> None:
         self.describer = describer
         self.live = live
         self.hub = hub
@@ -54,7 +61,7 @@ class Reading:
         #: The last ``reading`` event, for a page that opens later.
         self.event: dict[str, object] | None = None
         self._lock = threading.Lock()
-        self._described = b""            # the JPEG of the frame last described
+        self._described = b""  # the JPEG of the frame last described
         self._wake = threading.Event()
         self._halt = threading.Event()
         self._thread: threading.Thread | None = None
@@ -89,17 +96,29 @@ class Reading:
 
         try:
             drawn = render(image, screen)
-        except ScreenpilotError as exc:      # a long page, or a size that changed
+        except ScreenpilotError as exc:  # a long page, or a size that changed
             log.info("no overlay: %s", exc.message)
             return
         with self._lock:
             seq = (self._latest.seq + 1) if self._latest is not None else 1
-            read = Read(seq, to_jpeg(drawn, self.width), screen.describe(),
-                        len(screen.elements), image.size, source)
+            read = Read(
+                seq,
+                to_jpeg(drawn, self.width),
+                screen.describe(),
+                len(screen.elements),
+                image.size,
+                source,
+            )
             self._latest = read
-            self.event = {"type": "reading", "seq": read.seq, "text": read.text,
-                          "elements": read.elements, "width": read.size[0],
-                          "height": read.size[1], "source": source}
+            self.event = {
+                "type": "reading",
+                "seq": read.seq,
+                "text": read.text,
+                "elements": read.elements,
+                "width": read.size[0],
+                "height": read.size[1],
+                "source": source,
+            }
             self.hub.publish(self.event)
 
     def _run(self) -> None:
@@ -118,4 +137,4 @@ class Reading:
                 self.hub.publish({"type": "notice", "text": f"cannot read: {exc.message}"})
                 continue
             self._show(frame.image, screen, "live")
-            self._wake.set()                  # look again at once: the screen may have moved
+            self._wake.set()  # look again at once: the screen may have moved

@@ -31,8 +31,14 @@ class RecordSession(Session):
 
     kind = "record"
 
-    def __init__(self, parts: Parts, hub: Hub, activity: Activity, *,
-                 store: Callable[[], DemoStore] | None = None) -> None:
+    def __init__(
+        self,
+        parts: Parts,
+        hub: Hub,
+        activity: Activity,
+        *,
+        store: Callable[[], DemoStore] | None = None,
+    ) -> None:
         super().__init__(parts, hub, activity)
         self.store = store
         self.steps: list[str] = []
@@ -61,16 +67,30 @@ class RecordSession(Session):
         from screenpilot.pbd.recorder import Recorder
         from screenpilot.report import save_run
 
-        end: dict[str, Any] = {"type": "record_end", "steps": 0, "ended": "", "report": "",
-                               "demo": "", "note": ""}
+        end: dict[str, Any] = {
+            "type": "record_end",
+            "steps": 0,
+            "ended": "",
+            "report": "",
+            "demo": "",
+            "note": "",
+        }
         try:
             self.hub.publish({"type": "record_start", "task": task})
-            recorder = Recorder(self.parts.device, self.parts.describer,
-                                idle_s=self.parts.record_idle_s, on_step=self._step, out=folder)
+            recorder = Recorder(
+                self.parts.device,
+                self.parts.describer,
+                idle_s=self.parts.record_idle_s,
+                on_step=self._step,
+                out=folder,
+            )
             recording = recorder.record(task, stop=self._stop)
             path = save_run(recording.trajectory, folder)
-            end.update(steps=len(recording.steps), ended=recording.ended,
-                       report=report_link(self.parts.runs, folder))
+            end.update(
+                steps=len(recording.steps),
+                ended=recording.ended,
+                report=report_link(self.parts.runs, folder),
+            )
             if not recording.steps:
                 end["note"] = "nothing was recorded: no touch reached the phone"
             elif store and self.store is not None:
@@ -78,7 +98,7 @@ class RecordSession(Session):
                 end["demo"] = demos.add(recording.demo(trajectory_path=str(path.resolve())))
         except ScreenpilotError as exc:
             end["note"] = exc.message
-        except Exception as exc:   # a bug: the page says so, the console goes on
+        except Exception as exc:  # a bug: the page says so, the console goes on
             log.exception("recording failed")
             end["note"] = f"internal error: {type(exc).__name__}: {exc}"
         finally:

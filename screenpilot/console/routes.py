@@ -34,8 +34,9 @@ def static_text(name: str) -> str:
 
 
 def _refusal(exc: ScreenpilotError) -> JSONResponse:
-    return JSONResponse({"error": exc.message, "hint": exc.hint},
-                        status_code=409 if isinstance(exc, Busy) else 400)
+    return JSONResponse(
+        {"error": exc.message, "hint": exc.hint}, status_code=409 if isinstance(exc, Busy) else 400
+    )
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Response:
@@ -44,7 +45,7 @@ async def _call(fn: Callable[..., Any], *args: Any) -> Response:
         return JSONResponse(await run_in_threadpool(fn, *args), headers=NO_STORE)
     except ScreenpilotError as exc:
         return _refusal(exc)
-    except (TypeError, ValueError) as exc:    # a field of the wrong type
+    except (TypeError, ValueError) as exc:  # a field of the wrong type
         return _refusal(ScreenpilotError(f"bad request: {exc}"))
 
 
@@ -77,19 +78,26 @@ def routes(console: Console) -> list[Route]:
 
     async def events(request: Request) -> Response:
         sub = console.hub.subscribe(first={"type": "state", **console.state()})
-        return StreamingResponse(sub.lines(), media_type="text/event-stream",
-                                 headers={**NO_STORE, "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            sub.lines(),
+            media_type="text/event-stream",
+            headers={**NO_STORE, "X-Accel-Buffering": "no"},
+        )
 
     async def frame(request: Request) -> Response:
         latest = console.live.latest()
-        if latest is None or not console.live.running:   # nobody watches: capture now
+        if latest is None or not console.live.running:  # nobody watches: capture now
             try:
                 latest = await run_in_threadpool(console.live.capture_now)
             except ScreenpilotError as exc:
-                return Response(f"no frame: {exc.message}\n", status_code=503,
-                                media_type="text/plain")
-        return Response(latest.jpeg, media_type="image/jpeg",
-                        headers={**NO_STORE, "X-Frame-Seq": str(latest.seq)})
+                return Response(
+                    f"no frame: {exc.message}\n", status_code=503, media_type="text/plain"
+                )
+        return Response(
+            latest.jpeg,
+            media_type="image/jpeg",
+            headers={**NO_STORE, "X-Frame-Seq": str(latest.seq)},
+        )
 
     async def reading_image(request: Request) -> Response:
         read = console.reading.latest()
@@ -108,12 +116,14 @@ def routes(console: Console) -> list[Route]:
         return await with_body(request, lambda d: console.turn_reading(bool(d.get("on"))))
 
     async def tap(request: Request) -> Response:
-        return await with_body(request, lambda d: console.tap(int(d.get("x", -1)),
-                                                              int(d.get("y", -1))))
+        return await with_body(
+            request, lambda d: console.tap(int(d.get("x", -1)), int(d.get("y", -1)))
+        )
 
     async def tap_answer(request: Request) -> Response:
-        return await with_body(request, lambda d: console.control.answer(
-            str(d.get("id", "")), bool(d.get("go"))))
+        return await with_body(
+            request, lambda d: console.control.answer(str(d.get("id", "")), bool(d.get("go")))
+        )
 
     async def key(request: Request) -> Response:
         return await with_body(request, lambda d: console.key(str(d.get("name", ""))))
@@ -128,8 +138,12 @@ def routes(console: Console) -> list[Route]:
         return await with_body(request, lambda d: console.runs.answer(bool(d.get("go_on"))))
 
     async def record(request: Request) -> Response:
-        return await with_body(request, lambda d: console.recording.start(
-            str(d.get("task", "")), store=bool(d.get("store", True))))
+        return await with_body(
+            request,
+            lambda d: console.recording.start(
+                str(d.get("task", "")), store=bool(d.get("store", True))
+            ),
+        )
 
     async def record_stop(request: Request) -> Response:
         return await with_body(request, lambda d: console.recording.stop())
@@ -157,8 +171,14 @@ def routes(console: Console) -> list[Route]:
             text = await run_in_threadpool(console.demos.export)
         except ScreenpilotError as exc:
             return _refusal(exc)
-        return Response(text, media_type="application/x-ndjson", headers={
-            **NO_STORE, "Content-Disposition": 'attachment; filename="demonstrations.jsonl"'})
+        return Response(
+            text,
+            media_type="application/x-ndjson",
+            headers={
+                **NO_STORE,
+                "Content-Disposition": 'attachment; filename="demonstrations.jsonl"',
+            },
+        )
 
     return [
         Route("/", page),

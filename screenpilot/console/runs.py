@@ -31,11 +31,18 @@ log = logging.getLogger(__name__)
 def step_event(step: Step, elapsed: float = 0.0) -> Event:
     """What the page shows of one step (secrets masked as in the report)."""
     sens = step.before.sensitivity
-    return {"type": "step", "index": step.index, "action": action_words(step.action, step),
-            "kind": step.action.kind.value, "reason": step.reason, "error": step.error,
-            "timings": {k: round(v, 3) for k, v in step.timings},
-            "elapsed": round(elapsed, 2), "image": _thumbnail(step),
-            "sensitive": sens.category.value if sens.sensitive else ""}
+    return {
+        "type": "step",
+        "index": step.index,
+        "action": action_words(step.action, step),
+        "kind": step.action.kind.value,
+        "reason": step.reason,
+        "error": step.error,
+        "timings": {k: round(v, 3) for k, v in step.timings},
+        "elapsed": round(elapsed, 2),
+        "image": _thumbnail(step),
+        "sensitive": sens.category.value if sens.sensitive else "",
+    }
 
 
 def report_link(runs: Path, folder: Path) -> str:
@@ -52,8 +59,14 @@ class RunSession(Session):
 
     kind = "run"
 
-    def __init__(self, parts: Parts, hub: Hub, activity: Activity, *,
-                 on_step: Callable[[Step], None] | None = None) -> None:
+    def __init__(
+        self,
+        parts: Parts,
+        hub: Hub,
+        activity: Activity,
+        *,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> None:
         super().__init__(parts, hub, activity)
         self.on_step = on_step
         self.events: list[Event] = []
@@ -84,8 +97,12 @@ class RunSession(Session):
 
     def snapshot(self) -> Event:
         with self._lock:
-            return {"state": self.state, "task": self.task, "events": list(self.events),
-                    "handover": self.handover}
+            return {
+                "state": self.state,
+                "task": self.task,
+                "events": list(self.events),
+                "handover": self.handover,
+            }
 
     # --- the run's thread ----------------------------------------------------------------
     def _publish(self, event: Event) -> None:
@@ -113,8 +130,12 @@ class RunSession(Session):
         if self._stop.is_set():
             return False
         self._answered.clear()
-        banner = {"type": "handover", "category": sens.category.value,
-                  "evidence": list(sens.evidence), "what": what}
+        banner = {
+            "type": "handover",
+            "category": sens.category.value,
+            "evidence": list(sens.evidence),
+            "what": what,
+        }
         with self._lock:
             self.handover = banner
         self._publish(banner)
@@ -142,14 +163,21 @@ class RunSession(Session):
             self._publish({"type": "run_start", "task": task, "folder": folder.name})
             self._set("running")
             planner = self.parts.planner(task)
-            agent = Agent(self.parts.device, self.parts.describer, planner,
-                          options=self.parts.options(task, folder), safety=self.parts.safety,
-                          handover=self._prompt, on_step=self._step,
-                          planner_name=self.parts.planner_name, stop=self._stop.is_set)
+            agent = Agent(
+                self.parts.device,
+                self.parts.describer,
+                planner,
+                options=self.parts.options(task, folder),
+                safety=self.parts.safety,
+                handover=self._prompt,
+                on_step=self._step,
+                planner_name=self.parts.planner_name,
+                stop=self._stop.is_set,
+            )
             agent.run(task)
         except ScreenpilotError as exc:
             note = exc.message
-        except Exception as exc:   # a bug: the page says so, the console goes on
+        except Exception as exc:  # a bug: the page says so, the console goes on
             log.exception("run failed")
             note = f"internal error: {type(exc).__name__}: {exc}"
         finally:
@@ -164,11 +192,16 @@ class RunSession(Session):
             traj = Trajectory.from_json(saved.read_text(encoding="utf-8"))
             outcome, steps, note = traj.outcome.value, len(traj.steps), traj.note or note
             shown = {e["index"] for e in self.events if e.get("type") == "step"}
-            for step in traj.steps:        # the last step of a stopped run is not streamed
+            for step in traj.steps:  # the last step of a stopped run is not streamed
                 if step.index not in shown:
                     self._publish(step_event(step))
-        end: dict[str, Any] = {"type": "run_end", "outcome": outcome, "note": note,
-                               "steps": steps, "report": ""}
+        end: dict[str, Any] = {
+            "type": "run_end",
+            "outcome": outcome,
+            "note": note,
+            "steps": steps,
+            "report": "",
+        }
         if saved is not None and (folder / "report.html").is_file():
             end["report"] = report_link(self.parts.runs, folder)
         return end

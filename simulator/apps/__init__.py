@@ -22,5 +22,18 @@ def default_apps() -> list[App]:
     return [cls() for cls in APPS]
 
 
-__all__ = ["APPS", "App", "ClockApp", "ContactsApp", "Ctx", "Entry", "Event", "Host",
-           "LauncherApp", "MessagesApp", "SettingsApp", "ShopApp", "default_apps"]
+__all__ = [
+    "APPS",
+    "App",
+    "ClockApp",
+    "ContactsApp",
+    "Ctx",
+    "Entry",
+    "Event",
+    "Host",
+    "LauncherApp",
+    "MessagesApp",
+    "SettingsApp",
+    "ShopApp",
+    "default_apps",
+]

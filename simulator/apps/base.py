@@ -98,8 +98,17 @@ class Entry(TypedDict):
 
 
 def new_entry(page: str, args: dict[str, Any] | None = None) -> Entry:
-    return Entry(page=page, args=dict(args or {}), scroll=0, fields={}, focus=None,
-                 dialog=None, dialog_args={}, menu=False, selected=None)
+    return Entry(
+        page=page,
+        args=dict(args or {}),
+        scroll=0,
+        fields={},
+        focus=None,
+        dialog=None,
+        dialog_args={},
+        menu=False,
+        selected=None,
+    )
 
 
 class Host(Protocol):
@@ -120,33 +129,41 @@ class Host(Protocol):
 # --- decorators -----------------------------------------------------------------------------
 def page(name: str) -> Callable[[F], F]:
     """Mark ``(self, ctx) -> Page`` as the page ``name``."""
+
     def mark(fn: F) -> F:
         fn._sp_page = name  # type: ignore[attr-defined]
         return fn
+
     return mark
 
 
 def dialog(name: str) -> Callable[[F], F]:
     """Mark ``(self, ctx) -> Dialog`` as the dialog ``name`` (see ``Ctx.show_dialog``)."""
+
     def mark(fn: F) -> F:
         fn._sp_dialog = name  # type: ignore[attr-defined]
         return fn
+
     return mark
 
 
 def handler(*names: str) -> Callable[[F], F]:
     """Mark ``(self, ctx, ev) -> None`` as the handler of keys named ``names``."""
+
     def mark(fn: F) -> F:
         fn._sp_handler = names  # type: ignore[attr-defined]
         return fn
+
     return mark
 
 
 def provider(path: str) -> Callable[[F], F]:
     """Mark ``(self, state) -> rows`` as ``content://{authority}/{path}``."""
+
     def mark(fn: F) -> F:
         fn._sp_provider = path  # type: ignore[attr-defined]
         return fn
+
     return mark
 
 
@@ -218,8 +235,9 @@ class App:
     def build_page(self, ctx: Ctx) -> Page:
         name = ctx.page
         if name not in self._pages:
-            raise ConfigError(f"{self.package} has no page {name!r}",
-                              hint=f"pages: {', '.join(self.pages)}")
+            raise ConfigError(
+                f"{self.package} has no page {name!r}", hint=f"pages: {', '.join(self.pages)}"
+            )
         result = getattr(self, self._pages[name])(ctx)
         assert isinstance(result, Page)
         return result

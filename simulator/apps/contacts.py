@@ -55,17 +55,43 @@ PACKAGE = "com.android.contacts"
 PHONE_TYPES = ["Mobile", "Home", "Work", "Other"]
 
 ZH: dict[str, str] = {
-    "Contacts": "通讯录", "Search contacts": "搜索联系人", "Create contact": "新建联系人",
-    "Highlights": "精选", "Fix & manage": "整理和管理", "First name": "名字",
-    "Last name": "姓氏", "Phone": "电话", "Email": "电子邮件", "Save": "保存",
-    "Cancel": "取消", "Delete": "删除", "Edit contact": "修改联系人", "Call": "呼叫",
-    "Text": "短信", "Video": "视频", "Contact info": "联系信息", "Import from file": "从文件导入",
-    "Export to file": "导出到文件", "Merge & fix": "合并和修正", "Restore contacts": "恢复联系人",
-    "Trash": "回收站", "Downloads": "下载", "Favorites": "收藏", "Mobile": "手机",
-    "Home": "住宅", "Work": "单位", "Other": "其他", "No contacts found": "未找到联系人",
-    "Delete this contact?": "要删除此联系人吗？", "Share": "分享", "Label": "标签",
-    "Add to home screen": "添加到主屏幕", "Tools": "工具", "Recent": "最近",
-    "Contact deleted": "已删除联系人", "Contact saved": "已保存联系人",
+    "Contacts": "通讯录",
+    "Search contacts": "搜索联系人",
+    "Create contact": "新建联系人",
+    "Highlights": "精选",
+    "Fix & manage": "整理和管理",
+    "First name": "名字",
+    "Last name": "姓氏",
+    "Phone": "电话",
+    "Email": "电子邮件",
+    "Save": "保存",
+    "Cancel": "取消",
+    "Delete": "删除",
+    "Edit contact": "修改联系人",
+    "Call": "呼叫",
+    "Text": "短信",
+    "Video": "视频",
+    "Contact info": "联系信息",
+    "Import from file": "从文件导入",
+    "Export to file": "导出到文件",
+    "Merge & fix": "合并和修正",
+    "Restore contacts": "恢复联系人",
+    "Trash": "回收站",
+    "Downloads": "下载",
+    "Favorites": "收藏",
+    "Mobile": "手机",
+    "Home": "住宅",
+    "Work": "单位",
+    "Other": "其他",
+    "No contacts found": "未找到联系人",
+    "Delete this contact?": "要删除此联系人吗？",
+    "Share": "分享",
+    "Label": "标签",
+    "Add to home screen": "添加到主屏幕",
+    "Tools": "工具",
+    "Recent": "最近",
+    "Contact deleted": "已删除联系人",
+    "Contact saved": "已保存联系人",
 }
 
 #: The people on a fresh phone.
@@ -128,8 +154,12 @@ DOWNLOADS: list[tuple[str, str, str, str]] = [
     ("notes.txt", "2 kB", "May 12", ""),
 ]
 
-_FILE_ICONS = {"vcf": "card_account_details", "jpg": "image", "pdf": "file_pdf_box",
-               "txt": "file_document"}
+_FILE_ICONS = {
+    "vcf": "card_account_details",
+    "jpg": "image",
+    "pdf": "file_pdf_box",
+    "txt": "file_document",
+}
 
 
 # --- vCards ------------------------------------------------------------------------------------
@@ -161,8 +191,13 @@ def _card_person(props: dict[str, str]) -> dict[str, str] | None:
     phone = phone[4:] if phone.lower().startswith("tel:") else phone
     if not full and not phone:
         return None
-    return {"first": given, "last": family, "name": full, "phone": phone,
-            "email": _unescape(props.get("EMAIL", "")).strip()}
+    return {
+        "first": given,
+        "last": family,
+        "name": full,
+        "phone": phone,
+        "email": _unescape(props.get("EMAIL", "")).strip(),
+    }
 
 
 def parse_vcards(text: str) -> list[dict[str, str]]:
@@ -190,7 +225,7 @@ def parse_vcards(text: str) -> list[dict[str, str]]:
 
 # --- helpers ------------------------------------------------------------------------------------
 def display_name(contact: dict[str, Any]) -> str:
-    """"First Last", or the phone number for a contact without a name."""
+    """ "First Last", or the phone number for a contact without a name."""
     name = " ".join(str(p) for p in (contact.get("first", ""), contact.get("last", "")) if p)
     return name or str(contact.get("phone", "")) or "(No name)"
 
@@ -223,14 +258,25 @@ def _digits(number: str) -> str:
 
 def _header(text: str, color: str = "accent") -> Row:
     """A list section header, inset like Android's."""
-    return Row(children=[Text(text=text, size=14, color=color, font_weight=500)],
-               padding=(16, 12, 16, 4), min_height=40)
+    return Row(
+        children=[Text(text=text, size=14, color=color, font_weight=500)],
+        padding=(16, 12, 16, 4),
+        min_height=40,
+    )
 
 
-def _new_contact(cid: int, first: str, last: str, phone: str, email: str,
-                 phone_type: str = "Mobile") -> dict[str, Any]:
-    return {"id": cid, "first": first, "last": last, "phone": phone, "phone_type": phone_type,
-            "email": email, "starred": False}
+def _new_contact(
+    cid: int, first: str, last: str, phone: str, email: str, phone_type: str = "Mobile"
+) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "first": first,
+        "last": last,
+        "phone": phone,
+        "phone_type": phone_type,
+        "email": email,
+        "starred": False,
+    }
 
 
 class ContactsApp(App):
@@ -252,9 +298,14 @@ class ContactsApp(App):
     def initial_state(self) -> dict[str, Any]:
         contacts = [_new_contact(i + 1, *c) for i, c in enumerate(INITIAL_CONTACTS)]
         contacts[1]["starred"] = True
-        return {"contacts": contacts, "next_id": len(contacts) + 1, "calls": [],
-                "downloads": [{"name": n, "size": s, "date": d, "content": c}
-                              for n, s, d, c in DOWNLOADS]}
+        return {
+            "contacts": contacts,
+            "next_id": len(contacts) + 1,
+            "calls": [],
+            "downloads": [
+                {"name": n, "size": s, "date": d, "content": c} for n, s, d, c in DOWNLOADS
+            ],
+        }
 
     def page_activity(self, page_name: str) -> str:
         if page_name in ("add", "edit"):
@@ -265,10 +316,14 @@ class ContactsApp(App):
 
     # --- chrome ----------------------------------------------------------------------------
     def _tabs(self, ctx: Ctx, active: int) -> TabBar:
-        return TabBar(tabs=[Tab(ctx.t("Contacts"), "account_box", "tab:main"),
-                            Tab(ctx.t("Highlights"), "star_outline", "tab:highlights"),
-                            Tab(ctx.t("Fix & manage"), "wrench_outline", "tab:manage")],
-                      active=active)
+        return TabBar(
+            tabs=[
+                Tab(ctx.t("Contacts"), "account_box", "tab:main"),
+                Tab(ctx.t("Highlights"), "star_outline", "tab:highlights"),
+                Tab(ctx.t("Fix & manage"), "wrench_outline", "tab:manage"),
+            ],
+            active=active,
+        )
 
     @handler("tab")
     def tab(self, ctx: Ctx, ev: Event) -> None:
@@ -289,15 +344,26 @@ class ContactsApp(App):
         letter = ""
         for contact in contacts:
             name = display_name(contact)
-            item = list_item(name, leading=Avatar(name=name, size=40),
-                             key=f"open_contact:{contact['id']}")
+            item = list_item(
+                name, leading=Avatar(name=name, size=40), key=f"open_contact:{contact['id']}"
+            )
             if headers:
                 shown = _letter(contact) if _letter(contact) != letter else ""
                 letter = _letter(contact)
-                item = Row(children=[Text(text=shown, size=16, color="accent", font_weight=500,
-                                          width=28, align="center"),
-                                     dataclasses.replace(item, weight=1)],
-                           padding=(8, 0, 0, 0))
+                item = Row(
+                    children=[
+                        Text(
+                            text=shown,
+                            size=16,
+                            color="accent",
+                            font_weight=500,
+                            width=28,
+                            align="center",
+                        ),
+                        dataclasses.replace(item, weight=1),
+                    ],
+                    padding=(8, 0, 0, 0),
+                )
             rows.append(item)
         return rows
 
@@ -305,17 +371,34 @@ class ContactsApp(App):
     def main(self, ctx: Ctx) -> Page:
         contacts = sorted_contacts(ctx.state)
         count = f"{len(contacts)} contacts" if ctx.locale == "en" else f"{len(contacts)} 位联系人"
-        body = Column(children=[
-            Row(children=[EditText(field="search", hint=ctx.t("Search contacts"),
-                                   icon="magnify", style="search", weight=1,
-                                   key="open_search")], padding=(16, 8, 16, 8)),
-            _header(count, color="secondary"),
-            list_view(self._rows(contacts, headers=True), caption=ctx.t("Contacts")),
-            Spacer(height=88),
-        ])
-        return Page(title=ctx.t("Contacts"), back=False, body=body, tabs=self._tabs(ctx, 0),
-                    fab=Fab(icon="plus", label=ctx.t("Create contact"), key="open_add"),
-                    menu=[MenuItem(ctx.t("Fix & manage"), "tab:manage")])
+        body = Column(
+            children=[
+                Row(
+                    children=[
+                        EditText(
+                            field="search",
+                            hint=ctx.t("Search contacts"),
+                            icon="magnify",
+                            style="search",
+                            weight=1,
+                            key="open_search",
+                        )
+                    ],
+                    padding=(16, 8, 16, 8),
+                ),
+                _header(count, color="secondary"),
+                list_view(self._rows(contacts, headers=True), caption=ctx.t("Contacts")),
+                Spacer(height=88),
+            ]
+        )
+        return Page(
+            title=ctx.t("Contacts"),
+            back=False,
+            body=body,
+            tabs=self._tabs(ctx, 0),
+            fab=Fab(icon="plus", label=ctx.t("Create contact"), key="open_add"),
+            menu=[MenuItem(ctx.t("Fix & manage"), "tab:manage")],
+        )
 
     @handler("open_search")
     def open_search(self, ctx: Ctx, ev: Event) -> None:
@@ -326,19 +409,44 @@ class ContactsApp(App):
     def search(self, ctx: Ctx) -> Page:
         query = ctx.field("query").strip().lower()
         digits = _digits(query)
-        hits = [c for c in sorted_contacts(ctx.state) if query and (
-            query in display_name(c).lower() or query in str(c["email"]).lower()
-            or (digits and digits in _digits(str(c["phone"]))))]
+        hits = [
+            c
+            for c in sorted_contacts(ctx.state)
+            if query
+            and (
+                query in display_name(c).lower()
+                or query in str(c["email"]).lower()
+                or (digits and digits in _digits(str(c["phone"])))
+            )
+        ]
         rows = self._rows(hits, headers=False)
         if query and not rows:
-            rows = [Text(text=ctx.t("No contacts found"), size=16, color="secondary",
-                         height=56, align="center")]
-        body = Column(children=[
-            Row(children=[EditText(field="query", hint=ctx.t("Search contacts"),
-                                   icon="magnify", style="search", weight=1)],
-                padding=(16, 8, 16, 8)),
-            list_view(rows),
-        ])
+            rows = [
+                Text(
+                    text=ctx.t("No contacts found"),
+                    size=16,
+                    color="secondary",
+                    height=56,
+                    align="center",
+                )
+            ]
+        body = Column(
+            children=[
+                Row(
+                    children=[
+                        EditText(
+                            field="query",
+                            hint=ctx.t("Search contacts"),
+                            icon="magnify",
+                            style="search",
+                            weight=1,
+                        )
+                    ],
+                    padding=(16, 8, 16, 8),
+                ),
+                list_view(rows),
+            ]
+        )
         return Page(title=ctx.t("Search contacts"), body=body)
 
     @page("highlights")
@@ -355,11 +463,22 @@ class ContactsApp(App):
         ctx.open("detail", id=int(ev.arg))
 
     def _action(self, ctx: Ctx, icon: str, label: str, key: str) -> Column:
-        return Column(children=[
-            Icon(name=icon, size=24, box=56, color="on_accent_container",
-                 background="accent_container"),
-            Text(text=ctx.t(label), size=12, align="center")], key=key, align="center",
-            spacing=6, width=72)
+        return Column(
+            children=[
+                Icon(
+                    name=icon,
+                    size=24,
+                    box=56,
+                    color="on_accent_container",
+                    background="accent_container",
+                ),
+                Text(text=ctx.t(label), size=12, align="center"),
+            ],
+            key=key,
+            align="center",
+            spacing=6,
+            width=72,
+        )
 
     @page("detail")
     def detail(self, ctx: Ctx) -> Page:
@@ -370,32 +489,61 @@ class ContactsApp(App):
         cid = contact["id"]
         info: list[Widget] = [Text(text=ctx.t("Contact info"), size=16, font_weight=500)]
         if contact["phone"]:
-            info.append(list_item(str(contact["phone"]), ctx.t(str(contact["phone_type"])),
-                                  icon="phone", key=f"call:{cid}",
-                                  trailing=Icon(name="message_text_outline", box=48,
-                                                key=f"text:{cid}")))
+            info.append(
+                list_item(
+                    str(contact["phone"]),
+                    ctx.t(str(contact["phone_type"])),
+                    icon="phone",
+                    key=f"call:{cid}",
+                    trailing=Icon(name="message_text_outline", box=48, key=f"text:{cid}"),
+                )
+            )
         if contact["email"]:
-            info.append(list_item(str(contact["email"]), ctx.t("Email"), icon="email_outline",
-                                  key=f"email:{cid}"))
-        body = Column(children=[
-            Column(children=[Avatar(name=name, size=120), Text(text=name, size=28,
-                                                                 align="center", max_lines=2)],
-                   align="center", spacing=16, padding=(16, 24, 16, 8)),
-            Row(children=[self._action(ctx, "phone", "Call", f"call:{cid}"),
-                          self._action(ctx, "message_text_outline", "Text", f"text:{cid}"),
-                          self._action(ctx, "video_outline", "Video", f"call:{cid}"),
-                          self._action(ctx, "email_outline", "Email", f"email:{cid}")],
-                justify="center", spacing=12, padding=(16, 8, 16, 16)),
-            Column(children=[card(info, caption=ctx.t("Contact info"))], padding=16),
-        ])
+            info.append(
+                list_item(
+                    str(contact["email"]), ctx.t("Email"), icon="email_outline", key=f"email:{cid}"
+                )
+            )
+        body = Column(
+            children=[
+                Column(
+                    children=[
+                        Avatar(name=name, size=120),
+                        Text(text=name, size=28, align="center", max_lines=2),
+                    ],
+                    align="center",
+                    spacing=16,
+                    padding=(16, 24, 16, 8),
+                ),
+                Row(
+                    children=[
+                        self._action(ctx, "phone", "Call", f"call:{cid}"),
+                        self._action(ctx, "message_text_outline", "Text", f"text:{cid}"),
+                        self._action(ctx, "video_outline", "Video", f"call:{cid}"),
+                        self._action(ctx, "email_outline", "Email", f"email:{cid}"),
+                    ],
+                    justify="center",
+                    spacing=12,
+                    padding=(16, 8, 16, 16),
+                ),
+                Column(children=[card(info, caption=ctx.t("Contact info"))], padding=16),
+            ]
+        )
         star = "star" if contact["starred"] else "star_outline"
-        return Page(title="", body=body,
-                    actions=[ToolbarAction(icon="pencil_outline", key=f"edit:{cid}"),
-                             ToolbarAction(icon=star, key=f"star:{cid}")],
-                    menu=[MenuItem(ctx.t("Delete"), f"ask_delete:{cid}"),
-                          MenuItem(ctx.t("Share"), "noop"),
-                          MenuItem(ctx.t("Add to home screen"), "noop")],
-                    activity="com.android.contacts.activities.QuickContactActivity")
+        return Page(
+            title="",
+            body=body,
+            actions=[
+                ToolbarAction(icon="pencil_outline", key=f"edit:{cid}"),
+                ToolbarAction(icon=star, key=f"star:{cid}"),
+            ],
+            menu=[
+                MenuItem(ctx.t("Delete"), f"ask_delete:{cid}"),
+                MenuItem(ctx.t("Share"), "noop"),
+                MenuItem(ctx.t("Add to home screen"), "noop"),
+            ],
+            activity="com.android.contacts.activities.QuickContactActivity",
+        )
 
     @handler("call")
     def call(self, ctx: Ctx, ev: Event) -> None:
@@ -426,9 +574,11 @@ class ContactsApp(App):
     def delete_dialog(self, ctx: Ctx) -> Dialog:
         contact = self._contact(ctx)
         name = display_name(contact) if contact else ""
-        return Dialog(title=ctx.t("Delete this contact?"),
-                      body=f"{name} will be removed from this device.",
-                      buttons=[(ctx.t("Cancel"), "back"), (ctx.t("Delete"), "delete")])
+        return Dialog(
+            title=ctx.t("Delete this contact?"),
+            body=f"{name} will be removed from this device.",
+            buttons=[(ctx.t("Cancel"), "back"), (ctx.t("Delete"), "delete")],
+        )
 
     @handler("delete")
     def delete(self, ctx: Ctx, ev: Event) -> None:
@@ -453,11 +603,11 @@ class ContactsApp(App):
         for name in ("first", "last", "phone", "email", "phone_type"):
             ctx.set_field(name, str(contact[name]))
 
-    def _field(self, ctx: Ctx, icon: str, name: str, label: str,
-               extra: Widget | None = None) -> Row:
+    def _field(
+        self, ctx: Ctx, icon: str, name: str, label: str, extra: Widget | None = None
+    ) -> Row:
         edit = EditText(field=name, hint=ctx.t(label), caption=label, weight=1)
-        children: list[Widget] = [Icon(name=icon, size=24, box=40)] if icon else [
-            Spacer(width=40)]
+        children: list[Widget] = [Icon(name=icon, size=24, box=40)] if icon else [Spacer(width=40)]
         children.append(edit)
         if extra is not None:
             children.append(extra)
@@ -465,26 +615,55 @@ class ContactsApp(App):
 
     def _form(self, ctx: Ctx, title: str) -> Page:
         name = " ".join(p for p in (ctx.field("first"), ctx.field("last")) if p)
-        header = Row(children=[
-            Icon(name="close", size=24, box=48, color="primary", key="back"),
-            Text(text=ctx.t(title), size=22, weight=1),
-            Button(text=ctx.t("Save"), key="save")],
-            padding=(4, 8, 16, 8), spacing=8, block=BlockKind.TOOLBAR, caption=ctx.t(title))
-        photo: Widget = Avatar(name=name, size=96) if name else Icon(
-            name="account", size=56, box=96, color="on_accent_container",
-            background="accent_container")
-        body = Column(children=[
-            header,
-            Column(children=[photo, Text(text="Add picture", size=14, color="accent")],
-                   align="center", spacing=8, padding=(16, 8, 16, 16)),
-            self._field(ctx, "account_outline", "first", "First name"),
-            self._field(ctx, "", "last", "Last name"),
-            self._field(ctx, "phone_outline", "phone", "Phone",
-                        Spinner(text=ctx.t(ctx.field("phone_type", "Mobile")), width=120,
-                                caption=ctx.t("Label"), key="choose_type")),
-            self._field(ctx, "email_outline", "email", "Email"),
-            Spacer(height=24),
-        ])
+        header = Row(
+            children=[
+                Icon(name="close", size=24, box=48, color="primary", key="back"),
+                Text(text=ctx.t(title), size=22, weight=1),
+                Button(text=ctx.t("Save"), key="save"),
+            ],
+            padding=(4, 8, 16, 8),
+            spacing=8,
+            block=BlockKind.TOOLBAR,
+            caption=ctx.t(title),
+        )
+        photo: Widget = (
+            Avatar(name=name, size=96)
+            if name
+            else Icon(
+                name="account",
+                size=56,
+                box=96,
+                color="on_accent_container",
+                background="accent_container",
+            )
+        )
+        body = Column(
+            children=[
+                header,
+                Column(
+                    children=[photo, Text(text="Add picture", size=14, color="accent")],
+                    align="center",
+                    spacing=8,
+                    padding=(16, 8, 16, 16),
+                ),
+                self._field(ctx, "account_outline", "first", "First name"),
+                self._field(ctx, "", "last", "Last name"),
+                self._field(
+                    ctx,
+                    "phone_outline",
+                    "phone",
+                    "Phone",
+                    Spinner(
+                        text=ctx.t(ctx.field("phone_type", "Mobile")),
+                        width=120,
+                        caption=ctx.t("Label"),
+                        key="choose_type",
+                    ),
+                ),
+                self._field(ctx, "email_outline", "email", "Email"),
+                Spacer(height=24),
+            ]
+        )
         return Page(title="", body=body, toolbar=False)
 
     @page("add")
@@ -503,10 +682,15 @@ class ContactsApp(App):
     @dialog("phone_type")
     def phone_type_dialog(self, ctx: Ctx) -> Dialog:
         current = ctx.field("phone_type", "Mobile")
-        return Dialog(title=ctx.t("Label"), body=RadioGroup(
-            options=[ctx.t(t) for t in PHONE_TYPES],
-            selected=PHONE_TYPES.index(current) if current in PHONE_TYPES else -1,
-            key="phone_type"), buttons=[(ctx.t("Cancel"), "back")])
+        return Dialog(
+            title=ctx.t("Label"),
+            body=RadioGroup(
+                options=[ctx.t(t) for t in PHONE_TYPES],
+                selected=PHONE_TYPES.index(current) if current in PHONE_TYPES else -1,
+                key="phone_type",
+            ),
+            buttons=[(ctx.t("Cancel"), "back")],
+        )
 
     @handler("phone_type")
     def phone_type(self, ctx: Ctx, ev: Event) -> None:
@@ -528,9 +712,16 @@ class ContactsApp(App):
         else:
             cid = int(ctx.state["next_id"])
             ctx.state["next_id"] = cid + 1
-            ctx.state["contacts"].append(_new_contact(cid, values["first"], values["last"],
-                                                      values["phone"], values["email"],
-                                                      phone_type))
+            ctx.state["contacts"].append(
+                _new_contact(
+                    cid,
+                    values["first"],
+                    values["last"],
+                    values["phone"],
+                    values["email"],
+                    phone_type,
+                )
+            )
         if ctx.page == "edit":
             ctx.back()
         else:
@@ -543,18 +734,27 @@ class ContactsApp(App):
         rows: list[Widget] = [
             list_item(ctx.t("Merge & fix"), "No suggestions", icon="auto_fix"),
             list_item(ctx.t("Restore contacts"), "Restore from a backup", icon="restore"),
-            list_item(ctx.t("Trash"), "Contacts deleted in the last 30 days",
-                      icon="delete_outline"),
+            list_item(
+                ctx.t("Trash"), "Contacts deleted in the last 30 days", icon="delete_outline"
+            ),
             _header(ctx.t("Tools")),
-            list_item(ctx.t("Import from file"), "Add contacts from a .vcf file",
-                      icon="file_import_outline", key="open:files"),
-            list_item(ctx.t("Export to file"), "Save contacts to a .vcf file",
-                      icon="file_export_outline", key="export"),
+            list_item(
+                ctx.t("Import from file"),
+                "Add contacts from a .vcf file",
+                icon="file_import_outline",
+                key="open:files",
+            ),
+            list_item(
+                ctx.t("Export to file"),
+                "Save contacts to a .vcf file",
+                icon="file_export_outline",
+                key="export",
+            ),
         ]
-        body = Column(children=[list_view(rows, caption=ctx.t("Fix & manage"))],
-                      padding=(0, 0, 0, 0))
-        return Page(title=ctx.t("Fix & manage"), back=False, body=body,
-                    tabs=self._tabs(ctx, 2))
+        body = Column(
+            children=[list_view(rows, caption=ctx.t("Fix & manage"))], padding=(0, 0, 0, 0)
+        )
+        return Page(title=ctx.t("Fix & manage"), back=False, body=body, tabs=self._tabs(ctx, 2))
 
     @handler("export")
     def export(self, ctx: Ctx, ev: Event) -> None:
@@ -566,18 +766,34 @@ class ContactsApp(App):
         for f in ctx.state["downloads"]:
             name = str(f["name"])
             ext = name.rpartition(".")[2].lower()
-            rows.append(list_item(name, f"{f['size']}  {f['date']}",
-                                  icon=_FILE_ICONS.get(ext, "file_outline"),
-                                  key=f"pick:{name}", enabled=ext == "vcf"))
-        body = Column(children=[
-            Row(children=[Button(text=ctx.t("Recent"), style="outlined", icon="clock_outline"),
-                          Button(text=ctx.t("Downloads"), style="tonal", icon="download")],
-                spacing=8, padding=(16, 8, 16, 8)),
-            list_view(rows, caption=ctx.t("Downloads"), dividers=True, inset=72),
-        ])
-        return Page(title=ctx.t("Downloads"), body=body,
-                    activity="com.android.documentsui.picker.PickActivity",
-                    actions=[ToolbarAction(icon="magnify", key="noop")])
+            rows.append(
+                list_item(
+                    name,
+                    f"{f['size']}  {f['date']}",
+                    icon=_FILE_ICONS.get(ext, "file_outline"),
+                    key=f"pick:{name}",
+                    enabled=ext == "vcf",
+                )
+            )
+        body = Column(
+            children=[
+                Row(
+                    children=[
+                        Button(text=ctx.t("Recent"), style="outlined", icon="clock_outline"),
+                        Button(text=ctx.t("Downloads"), style="tonal", icon="download"),
+                    ],
+                    spacing=8,
+                    padding=(16, 8, 16, 8),
+                ),
+                list_view(rows, caption=ctx.t("Downloads"), dividers=True, inset=72),
+            ]
+        )
+        return Page(
+            title=ctx.t("Downloads"),
+            body=body,
+            activity="com.android.documentsui.picker.PickActivity",
+            actions=[ToolbarAction(icon="magnify", key="noop")],
+        )
 
     @handler("pick")
     def pick(self, ctx: Ctx, ev: Event) -> None:
@@ -588,11 +804,15 @@ class ContactsApp(App):
         for person in people:
             cid = int(ctx.state["next_id"])
             ctx.state["next_id"] = cid + 1
-            ctx.state["contacts"].append(_new_contact(cid, person["first"], person["last"],
-                                                      person["phone"], person["email"]))
+            ctx.state["contacts"].append(
+                _new_contact(cid, person["first"], person["last"], person["phone"], person["email"])
+            )
         ctx.stack[:] = ctx.stack[:1]
-        ctx.toast(f"Imported {len(people)} contacts from {ev.arg}" if people
-                  else f"Couldn't import {ev.arg}")
+        ctx.toast(
+            f"Imported {len(people)} contacts from {ev.arg}"
+            if people
+            else f"Couldn't import {ev.arg}"
+        )
 
     @handler("noop")
     def noop(self, ctx: Ctx, ev: Event) -> None:
@@ -601,39 +821,55 @@ class ContactsApp(App):
     # --- provider ------------------------------------------------------------------------------
     @provider("contacts")
     def contacts_rows(self, state: dict[str, Any]) -> Rows:
-        return [{"_id": str(c["id"]), "display_name": display_name(c), "number": str(c["phone"]),
-                 "email": str(c["email"]), "starred": "1" if c["starred"] else "0"}
-                for c in sorted_contacts(state)]
+        return [
+            {
+                "_id": str(c["id"]),
+                "display_name": display_name(c),
+                "number": str(c["phone"]),
+                "email": str(c["email"]),
+                "starred": "1" if c["starred"] else "0",
+            }
+            for c in sorted_contacts(state)
+        ]
 
 
 # --- the task suite ---------------------------------------------------------------------------
 def _has(name: str, number: str = "", email: str = "") -> Callable[[VirtualPhone], bool]:
     """A check that a contact ``name`` exists (with that number's digits and email)."""
+
     def check(phone: VirtualPhone) -> bool:
         contact = find_contact(phone.app_state(PACKAGE), name)
-        return contact is not None and (
-            not number or _digits(str(contact["phone"])).endswith(_digits(number))) and (
-            not email or str(contact["email"]).lower() == email.lower())
+        return (
+            contact is not None
+            and (not number or _digits(str(contact["phone"])).endswith(_digits(number)))
+            and (not email or str(contact["email"]).lower() == email.lower())
+        )
+
     return check
 
 
 def _gone(name: str) -> Callable[[VirtualPhone], bool]:
     def check(phone: VirtualPhone) -> bool:
         state = phone.app_state(PACKAGE)
-        return find_contact(state, name) is None and len(state["contacts"]) == len(
-            INITIAL_CONTACTS) - 1
+        return (
+            find_contact(state, name) is None
+            and len(state["contacts"]) == len(INITIAL_CONTACTS) - 1
+        )
+
     return check
 
 
 def _all_of(*checks: Callable[[VirtualPhone], bool]) -> Callable[[VirtualPhone], bool]:
     def check(phone: VirtualPhone) -> bool:
         return all(c(phone) for c in checks)
+
     return check
 
 
 def _top(page_name: str, name: str = "", query: str = "") -> Callable[[VirtualPhone], bool]:
     """A check that Contacts is in front on ``page_name`` (showing contact ``name``, or with
     ``query`` typed in the search box)."""
+
     def check(phone: VirtualPhone) -> bool:
         if phone.current_focus()[0] != PACKAGE:
             return False
@@ -644,6 +880,7 @@ def _top(page_name: str, name: str = "", query: str = "") -> Callable[[VirtualPh
             return query.lower() in str(entry["fields"].get("query", "")).lower()
         contact = find_contact(phone.app_state(PACKAGE), name) if name else None
         return not name or (contact is not None and entry["args"].get("id") == contact["id"])
+
     return check
 
 
@@ -652,6 +889,7 @@ def _called(name: str) -> Callable[[VirtualPhone], bool]:
         state = phone.app_state(PACKAGE)
         contact = find_contact(state, name)
         return contact is not None and str(contact["phone"]) in state["calls"]
+
     return check
 
 
@@ -659,6 +897,7 @@ def _starred(name: str) -> Callable[[VirtualPhone], bool]:
     def check(phone: VirtualPhone) -> bool:
         contact = find_contact(phone.app_state(PACKAGE), name)
         return contact is not None and bool(contact["starred"])
+
     return check
 
 
@@ -670,75 +909,175 @@ def _imported(file_name: str) -> Callable[[VirtualPhone], bool]:
 _OPEN = "tap 'Contacts'"
 
 TASKS: list[Task] = [
-    Task("contacts_add_alice", PACKAGE,
-         "Create a new contact for Alice Walker. Their number is 2122000000.",
-         _has("Alice Walker", "2122000000"), 6,
-         params={"name": "Alice Walker", "number": "2122000000"},
-         paraphrases=("save Alice Walker, 2122000000 to contacts",
-                      "Add Alice Walker as a contact with the phone number 212-200-0000",
-                      "Could you put Alice Walker (2122000000) in my contacts?"),
-         solution=(_OPEN, "tap 'Create contact'", "type 'Alice' into 'First name'",
-                   "type 'Walker' into 'Last name'", "type '2122000000' into 'Phone'",
-                   "tap 'Save'")),
-    Task("contacts_add_john", PACKAGE,
-         "Add John as a contacts and set his mobile phone number to be 12345678",
-         _has("John", "12345678"), 5, params={"name": "John", "number": "12345678"},
-         paraphrases=("save John, 12345678 to contacts", "New contact: John, 12345678"),
-         solution=(_OPEN, "tap 'Create contact'", "type 'John' into 'First name'",
-                   "type '12345678' into 'Phone'", "tap 'Save'")),
-    Task("contacts_add_with_email", PACKAGE,
-         'Add a contacts whose first name is "John", last name is "Smith", mobile phone '
-         "number is 12345678, and email as 123456@gmail.com",
-         _has("John Smith", "12345678", "123456@gmail.com"), 7, difficulty="medium",
-         params={"first": "John", "last": "Smith", "number": "12345678",
-                 "email": "123456@gmail.com"},
-         paraphrases=("Create a contact John Smith, phone 12345678, email 123456@gmail.com",
-                      "save John Smith to my contacts with number 12345678 and e-mail "
-                      "123456@gmail.com"),
-         solution=(_OPEN, "tap 'Create contact'", "type 'John' into 'First name'",
-                   "type 'Smith' into 'Last name'", "type '12345678' into 'Phone'",
-                   "type '123456@gmail.com' into 'Email'", "tap 'Save'")),
-    Task("contacts_delete_frank", PACKAGE, "Delete contacts Frank Miller",
-         _gone("Frank Miller"), 5, params={"name": "Frank Miller"},
-         paraphrases=("Remove Frank Miller from my contacts.",
-                      "I don't need Frank Miller's contact any more, delete it"),
-         solution=(_OPEN, "tap 'Frank Miller'", "tap 'more options'", "tap 'Delete'",
-                   "tap 'Delete'")),
-    Task("contacts_edit_david_number", PACKAGE,
-         "Change David Kim's phone number to 408-555-0100.",
-         _has("David Kim", "4085550100"), 6, difficulty="medium",
-         params={"name": "David Kim", "number": "4085550100"},
-         paraphrases=("David Kim has a new number, 4085550100: update his contact",
-                      "Edit the contact David Kim so his phone is 408 555 0100"),
-         solution=(_OPEN, "tap 'David Kim'", "tap 'pencil_outline'", "clear 'Phone'",
-                   "type '4085550100' into 'Phone'", "tap 'Save'")),
-    Task("contacts_import_vcf", PACKAGE,
-         "Import the contacts in contacts.vcf from Downloads.", _imported("contacts.vcf"), 4,
-         params={"file": "contacts.vcf"}, difficulty="medium",
-         paraphrases=("Add the people in the contacts.vcf file to my contacts",
-                      "import contacts from the vcf file in my downloads",
-                      "Load contacts.vcf into Contacts."),
-         solution=(_OPEN, "tap 'Fix & manage'", "tap 'Import from file'",
-                   "tap 'contacts.vcf'")),
-    Task("contacts_import_team_vcf", PACKAGE,
-         "Import my team's contacts from team.vcf", _imported("team.vcf"), 4,
-         params={"file": "team.vcf"}, difficulty="medium",
-         paraphrases=("Add everyone in team.vcf to Contacts", "import team.vcf"),
-         solution=(_OPEN, "tap 'Fix & manage'", "tap 'Import from file'", "tap 'team.vcf'")),
-    Task("contacts_search_smith", PACKAGE, "Search my contacts for Smith.",
-         _top("search", query="smith"), 2, params={"query": "Smith"},
-         paraphrases=("Look up Smith in Contacts", "find contacts named Smith"),
-         solution=(_OPEN, "type 'Smith' into 'Search contacts'")),
-    Task("contacts_open_hannah", PACKAGE, "What is Hannah Smith's phone number?",
-         _top("detail", name="Hannah Smith"), 2, params={"name": "Hannah Smith"},
-         paraphrases=("Open Hannah Smith's contact card", "show me Hannah Smith's contact"),
-         solution=(_OPEN, "tap 'Hannah Smith'")),
-    Task("contacts_call_bob", PACKAGE, "Call Bob Lee", _called("Bob Lee"), 3,
-         params={"name": "Bob Lee"},
-         paraphrases=("Phone Bob Lee.", "give Bob Lee a call from Contacts"),
-         solution=(_OPEN, "tap 'Bob Lee'", "tap 'Call'")),
-    Task("contacts_star_grace", PACKAGE, "Add Grace Park to my favorites.",
-         _starred("Grace Park"), 3, params={"name": "Grace Park"},
-         paraphrases=("Star the contact Grace Park", "make Grace Park a favorite contact"),
-         solution=(_OPEN, "tap 'Grace Park'", "tap 'star_outline'")),
+    Task(
+        "contacts_add_alice",
+        PACKAGE,
+        "Create a new contact for Alice Walker. Their number is 2122000000.",
+        _has("Alice Walker", "2122000000"),
+        6,
+        params={"name": "Alice Walker", "number": "2122000000"},
+        paraphrases=(
+            "save Alice Walker, 2122000000 to contacts",
+            "Add Alice Walker as a contact with the phone number 212-200-0000",
+            "Could you put Alice Walker (2122000000) in my contacts?",
+        ),
+        solution=(
+            _OPEN,
+            "tap 'Create contact'",
+            "type 'Alice' into 'First name'",
+            "type 'Walker' into 'Last name'",
+            "type '2122000000' into 'Phone'",
+            "tap 'Save'",
+        ),
+    ),
+    Task(
+        "contacts_add_john",
+        PACKAGE,
+        "Add John as a contacts and set his mobile phone number to be 12345678",
+        _has("John", "12345678"),
+        5,
+        params={"name": "John", "number": "12345678"},
+        paraphrases=("save John, 12345678 to contacts", "New contact: John, 12345678"),
+        solution=(
+            _OPEN,
+            "tap 'Create contact'",
+            "type 'John' into 'First name'",
+            "type '12345678' into 'Phone'",
+            "tap 'Save'",
+        ),
+    ),
+    Task(
+        "contacts_add_with_email",
+        PACKAGE,
+        'Add a contacts whose first name is "John", last name is "Smith", mobile phone '
+        "number is 12345678, and email as 123456@gmail.com",
+        _has("John Smith", "12345678", "123456@gmail.com"),
+        7,
+        difficulty="medium",
+        params={
+            "first": "John",
+            "last": "Smith",
+            "number": "12345678",
+            "email": "123456@gmail.com",
+        },
+        paraphrases=(
+            "Create a contact John Smith, phone 12345678, email 123456@gmail.com",
+            "save John Smith to my contacts with number 12345678 and e-mail 123456@gmail.com",
+        ),
+        solution=(
+            _OPEN,
+            "tap 'Create contact'",
+            "type 'John' into 'First name'",
+            "type 'Smith' into 'Last name'",
+            "type '12345678' into 'Phone'",
+            "type '123456@gmail.com' into 'Email'",
+            "tap 'Save'",
+        ),
+    ),
+    Task(
+        "contacts_delete_frank",
+        PACKAGE,
+        "Delete contacts Frank Miller",
+        _gone("Frank Miller"),
+        5,
+        params={"name": "Frank Miller"},
+        paraphrases=(
+            "Remove Frank Miller from my contacts.",
+            "I don't need Frank Miller's contact any more, delete it",
+        ),
+        solution=(
+            _OPEN,
+            "tap 'Frank Miller'",
+            "tap 'more options'",
+            "tap 'Delete'",
+            "tap 'Delete'",
+        ),
+    ),
+    Task(
+        "contacts_edit_david_number",
+        PACKAGE,
+        "Change David Kim's phone number to 408-555-0100.",
+        _has("David Kim", "4085550100"),
+        6,
+        difficulty="medium",
+        params={"name": "David Kim", "number": "4085550100"},
+        paraphrases=(
+            "David Kim has a new number, 4085550100: update his contact",
+            "Edit the contact David Kim so his phone is 408 555 0100",
+        ),
+        solution=(
+            _OPEN,
+            "tap 'David Kim'",
+            "tap 'pencil_outline'",
+            "clear 'Phone'",
+            "type '4085550100' into 'Phone'",
+            "tap 'Save'",
+        ),
+    ),
+    Task(
+        "contacts_import_vcf",
+        PACKAGE,
+        "Import the contacts in contacts.vcf from Downloads.",
+        _imported("contacts.vcf"),
+        4,
+        params={"file": "contacts.vcf"},
+        difficulty="medium",
+        paraphrases=(
+            "Add the people in the contacts.vcf file to my contacts",
+            "import contacts from the vcf file in my downloads",
+            "Load contacts.vcf into Contacts.",
+        ),
+        solution=(_OPEN, "tap 'Fix & manage'", "tap 'Import from file'", "tap 'contacts.vcf'"),
+    ),
+    Task(
+        "contacts_import_team_vcf",
+        PACKAGE,
+        "Import my team's contacts from team.vcf",
+        _imported("team.vcf"),
+        4,
+        params={"file": "team.vcf"},
+        difficulty="medium",
+        paraphrases=("Add everyone in team.vcf to Contacts", "import team.vcf"),
+        solution=(_OPEN, "tap 'Fix & manage'", "tap 'Import from file'", "tap 'team.vcf'"),
+    ),
+    Task(
+        "contacts_search_smith",
+        PACKAGE,
+        "Search my contacts for Smith.",
+        _top("search", query="smith"),
+        2,
+        params={"query": "Smith"},
+        paraphrases=("Look up Smith in Contacts", "find contacts named Smith"),
+        solution=(_OPEN, "type 'Smith' into 'Search contacts'"),
+    ),
+    Task(
+        "contacts_open_hannah",
+        PACKAGE,
+        "What is Hannah Smith's phone number?",
+        _top("detail", name="Hannah Smith"),
+        2,
+        params={"name": "Hannah Smith"},
+        paraphrases=("Open Hannah Smith's contact card", "show me Hannah Smith's contact"),
+        solution=(_OPEN, "tap 'Hannah Smith'"),
+    ),
+    Task(
+        "contacts_call_bob",
+        PACKAGE,
+        "Call Bob Lee",
+        _called("Bob Lee"),
+        3,
+        params={"name": "Bob Lee"},
+        paraphrases=("Phone Bob Lee.", "give Bob Lee a call from Contacts"),
+        solution=(_OPEN, "tap 'Bob Lee'", "tap 'Call'"),
+    ),
+    Task(
+        "contacts_star_grace",
+        PACKAGE,
+        "Add Grace Park to my favorites.",
+        _starred("Grace Park"),
+        3,
+        params={"name": "Grace Park"},
+        paraphrases=("Star the contact Grace Park", "make Grace Park a favorite contact"),
+        solution=(_OPEN, "tap 'Grace Park'", "tap 'star_outline'"),
+    ),
 ]

@@ -19,6 +19,8 @@ class LongListApp(App):
 
     @page("main")
     def main(self, ctx: Ctx) -> Page:
-        rows = [list_item(f"Row number {i}", f"subtitle {i * 7 % 13}", icon="star",
-                          key=f"row:{i}") for i in range(60)]
+        rows = [
+            list_item(f"Row number {i}", f"subtitle {i * 7 % 13}", icon="star", key=f"row:{i}")
+            for i in range(60)
+        ]
         return Page(title="Long list", body=list_view(rows, dividers=True))

@@ -40,8 +40,9 @@ class AndroidServices(TouchInput):
             self.launch(app.package)
             if page and page != app.root:
                 if not app.has_page(page):
-                    raise ConfigError(f"{app.label} has no page {page!r}",
-                                      hint=f"one of {', '.join(app.pages)}")
+                    raise ConfigError(
+                        f"{app.label} has no page {page!r}", hint=f"one of {', '.join(app.pages)}"
+                    )
                 self._ctx(app.package).open(page)
             self._changed()
 
@@ -56,8 +57,10 @@ class AndroidServices(TouchInput):
             if self.adb_keyboard:
                 self._adb_keyboard(action, extras)
         flags = " (has extras)" if extras else ""
-        return (f"Broadcasting: Intent {{ act={action} flg=0x400000{flags} }}\n"
-                "Broadcast completed: result=0")
+        return (
+            f"Broadcasting: Intent {{ act={action} flg=0x400000{flags} }}\n"
+            "Broadcast completed: result=0"
+        )
 
     def _adb_keyboard(self, action: str, extras: dict[str, str]) -> None:
         msg = extras.get("msg", "")
@@ -87,8 +90,9 @@ class AndroidServices(TouchInput):
 
     def settings_put(self, namespace: str, key: str, value: str) -> None:
         if namespace not in ("global", "system", "secure"):
-            raise ConfigError(f"invalid namespace {namespace!r}",
-                              hint="one of global, system, secure")
+            raise ConfigError(
+                f"invalid namespace {namespace!r}", hint="one of global, system, secure"
+            )
         with self._lock:
             self.put_setting(namespace, key, value)
 
@@ -99,7 +103,7 @@ class AndroidServices(TouchInput):
     def content_query(self, uri: str) -> list[dict[str, str]] | None:
         if not uri.startswith("content://"):
             return None
-        authority, _, path = uri[len("content://"):].partition("/")
+        authority, _, path = uri[len("content://") :].partition("/")
         with self._lock:
             for app in self._apps.values():
                 if authority and authority in (app.authority, *app.extra_authorities):
@@ -109,9 +113,12 @@ class AndroidServices(TouchInput):
     def dumpsys(self, service: str, args: list[str]) -> str | None:
         with self._lock:
             makers: dict[str, Callable[[], str]] = {
-                "window": self._dump_window, "input": self._dump_input,
-                "display": self._dump_display, "alarm": lambda: self._dump_apps("alarm"),
-                "input_method": self._dump_ime, "activity": self._dump_activity,
+                "window": self._dump_window,
+                "input": self._dump_input,
+                "display": self._dump_display,
+                "alarm": lambda: self._dump_apps("alarm"),
+                "input_method": self._dump_ime,
+                "activity": self._dump_activity,
                 "battery": self._dump_battery,
             }
             maker = makers.get(service)
@@ -119,7 +126,7 @@ class AndroidServices(TouchInput):
 
     def _window_name(self) -> tuple[str, str, str]:
         package, activity = self.current_focus()
-        short = activity[len(package):] if activity.startswith(package + ".") else activity
+        short = activity[len(package) :] if activity.startswith(package + ".") else activity
         token = f"{zlib.crc32(f'{package}/{activity}'.encode()):08x}"[:7]
         return f"{package}/{activity}", f"{package}/{short}", token
 
@@ -129,59 +136,108 @@ class AndroidServices(TouchInput):
     def _dump_window(self) -> str:
         full, short, token = self._window_name()
         w, h = self.size()
-        return "\n".join([
-            "WINDOW MANAGER WINDOWS (dumpsys window windows)",
-            f"  Window #0 Window{{{token} u0 {full}}}:",
-            f"    mDisplayId=0 rootTaskId={self._task_id()} mSession=Session{{5c6d7e8 1234:1000}}",
-            "    mAttrs={(0,0)(fillxfill) sim={adjust=resize} ty=BASE_APPLICATION}",
-            "",
-            "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
-            "  Display: mDisplayId=0 rootTasks=1",
-            f"    init={w}x{h} {self.spec.dpi}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}",
-            f"  mCurrentFocus=Window{{{token} u0 {full}}}",
-            f"  mFocusedApp=ActivityRecord{{{token[::-1]} u0 {short} t{self._task_id()}}}",
-            "",
-        ])
+        return "\n".join(
+            [
+                "WINDOW MANAGER WINDOWS (dumpsys window windows)",
+                f"  Window #0 Window{{{token} u0 {full}}}:",
+                f"    mDisplayId=0 rootTaskId={self._task_id()} "
+                "mSession=Session{5c6d7e8 1234:1000}",
+                "    mAttrs={(0,0)(fillxfill) sim={adjust=resize} ty=BASE_APPLICATION}",
+                "",
+                "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
+                "  Display: mDisplayId=0 rootTasks=1",
+                f"    init={w}x{h} {self.spec.dpi}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}",
+                f"  mCurrentFocus=Window{{{token} u0 {full}}}",
+                f"  mFocusedApp=ActivityRecord{{{token[::-1]} u0 {short} t{self._task_id()}}}",
+                "",
+            ]
+        )
 
     def _dump_input(self) -> str:
         w, h = self.size()
-        return "\n".join([
-            "INPUT MANAGER (dumpsys input)", "", "Input Reader State (Nums of device: 1):",
-            "  Device 1: sp_touchscreen", "    Sources: TOUCHSCREEN",
-            "    Touch Input Mapper (mode - DIRECT):", f"      SurfaceWidth: {w}px",
-            f"      SurfaceHeight: {h}px", "      SurfaceOrientation: 0", ""])
+        return "\n".join(
+            [
+                "INPUT MANAGER (dumpsys input)",
+                "",
+                "Input Reader State (Nums of device: 1):",
+                "  Device 1: sp_touchscreen",
+                "    Sources: TOUCHSCREEN",
+                "    Touch Input Mapper (mode - DIRECT):",
+                f"      SurfaceWidth: {w}px",
+                f"      SurfaceHeight: {h}px",
+                "      SurfaceOrientation: 0",
+                "",
+            ]
+        )
 
     def _dump_display(self) -> str:
         w, h = self.size()
-        return "\n".join([
-            "DISPLAY MANAGER (dumpsys display)",
-            f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"local:0\", {w} x {h}, "
-            f"modeId 1, defaultModeId 1, density {self.spec.dpi}, {self.spec.dpi}.0 x "
-            f"{self.spec.dpi}.0 dpi, rotation 0, type INTERNAL, FLAG_DEFAULT_DISPLAY}}",
-            "  mCurrentOrientation=0", f"  mBaseDisplayInfo=DisplayInfo{{real {w} x {h}}}", ""])
+        return "\n".join(
+            [
+                "DISPLAY MANAGER (dumpsys display)",
+                f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="local:0", {w} x {h}, '
+                f"modeId 1, defaultModeId 1, density {self.spec.dpi}, {self.spec.dpi}.0 x "
+                f"{self.spec.dpi}.0 dpi, rotation 0, type INTERNAL, FLAG_DEFAULT_DISPLAY}}",
+                "  mCurrentOrientation=0",
+                f"  mBaseDisplayInfo=DisplayInfo{{real {w} x {h}}}",
+                "",
+            ]
+        )
 
     def _dump_ime(self) -> str:
         shown = self._stack()[-1]["focus"] is not None
         current = ADB_IME if self.adb_keyboard else LATIN_IME
-        return "\n".join(["Current Input Method Manager state:", f"  mCurMethodId={current}",
-                          f"  mInputShown={'true' if shown else 'false'}", ""])
+        return "\n".join(
+            [
+                "Current Input Method Manager state:",
+                f"  mCurMethodId={current}",
+                f"  mInputShown={'true' if shown else 'false'}",
+                "",
+            ]
+        )
 
     def _dump_activity(self) -> str:
         _, short, token = self._window_name()
         record = f"ActivityRecord{{{token[::-1]} u0 {short} t{self._task_id()}}}"
-        return "\n".join(["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
-                          f"  Task id #{self._task_id()}", f"    mResumedActivity: {record}",
-                          f"  ResumedActivity: {record}", ""])
+        return "\n".join(
+            [
+                "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
+                f"  Task id #{self._task_id()}",
+                f"    mResumedActivity: {record}",
+                f"  ResumedActivity: {record}",
+                "",
+            ]
+        )
 
     def _dump_battery(self) -> str:
-        return "\n".join(["Current Battery Service state:", "  AC powered: false",
-                          "  USB powered: true", "  status: 2", "  health: 2", "  present: true",
-                          f"  level: {self._state['battery']}", "  scale: 100", ""])
+        return "\n".join(
+            [
+                "Current Battery Service state:",
+                "  AC powered: false",
+                "  USB powered: true",
+                "  status: 2",
+                "  health: 2",
+                "  present: true",
+                f"  level: {self._state['battery']}",
+                "  scale: 100",
+                "",
+            ]
+        )
 
     def _dump_apps(self, service: str) -> str:
-        lines = ["Current Alarm Manager state:", "  Settings:", "    min_futurity=+5s0ms", "",
-                 f"  nowRTC={int(time.time() * 1000)} nowELAPSED={int(self.uptime() * 1000)}",
-                 "", "  Pending alarm batches: 0"] if service == "alarm" else []
+        lines = (
+            [
+                "Current Alarm Manager state:",
+                "  Settings:",
+                "    min_futurity=+5s0ms",
+                "",
+                f"  nowRTC={int(time.time() * 1000)} nowELAPSED={int(self.uptime() * 1000)}",
+                "",
+                "  Pending alarm batches: 0",
+            ]
+            if service == "alarm"
+            else []
+        )
         for pkg, app in self._apps.items():
             text = app.dump(service, self._state["apps"].setdefault(pkg, {}))
             if text:

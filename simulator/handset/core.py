@@ -45,11 +45,21 @@ TOAST_S = 2.0
 class PhoneCore:
     """The phone's state, its rendering and its navigation keys."""
 
-    def __init__(self, *, size: tuple[int, int] = (1080, 2400), density: int | None = None,
-                 theme: Literal["light", "dark"] = "light", locale: str = "en",
-                 accent: str = "blue", nav_mode: NavMode = "3button", adb_keyboard: bool = True,
-                 apps: Sequence[App] | None = None, serial: str = "SPVIRT0001",
-                 clock: str = "12:30", battery: int = 85) -> None:
+    def __init__(
+        self,
+        *,
+        size: tuple[int, int] = (1080, 2400),
+        density: int | None = None,
+        theme: Literal["light", "dark"] = "light",
+        locale: str = "en",
+        accent: str = "blue",
+        nav_mode: NavMode = "3button",
+        adb_keyboard: bool = True,
+        apps: Sequence[App] | None = None,
+        serial: str = "SPVIRT0001",
+        clock: str = "12:30",
+        battery: int = 85,
+    ) -> None:
         if accent not in ACCENTS and not accent.startswith("#"):
             raise ConfigError(f"unknown accent {accent!r}", hint=f"one of {', '.join(ACCENTS)}")
         if theme not in ("light", "dark"):
@@ -74,8 +84,9 @@ class PhoneCore:
         self._state: dict[str, Any] = copy.deepcopy(self._initial)
 
     # --- state ------------------------------------------------------------------------------
-    def _fresh_state(self, theme: str, locale: str, accent: str, nav_mode: NavMode,
-                     clock: str, battery: int) -> dict[str, Any]:
+    def _fresh_state(
+        self, theme: str, locale: str, accent: str, nav_mode: NavMode, clock: str, battery: int
+    ) -> dict[str, Any]:
         settings = default_settings()
         settings["secure"]["ui_night_mode"] = "2" if theme == "dark" else "1"
         settings["system"]["system_locales"] = "zh-CN" if locale.startswith("zh") else "en-US"
@@ -88,7 +99,11 @@ class PhoneCore:
             "apps": {pkg: app.initial_state() for pkg, app in self._apps.items()},
             "tasks": {self._launcher: [new_entry(self._apps[self._launcher].root)]},
             "order": [self._launcher],
-            "toast": None, "kbd": "abc", "clock": clock, "battery": battery, "accent": accent,
+            "toast": None,
+            "kbd": "abc",
+            "clock": clock,
+            "battery": battery,
+            "accent": accent,
         }
 
     @property
@@ -170,17 +185,25 @@ class PhoneCore:
             tablet = self.spec.width / self.spec.scale >= 600
             props = {
                 "ro.product.model": "screenpilot virtual phone",
-                "ro.product.manufacturer": "screenpilot", "ro.product.brand": "screenpilot",
-                "ro.product.name": "sp_phone", "ro.product.device": "sp_phone",
-                "ro.build.version.release": "14", "ro.build.version.sdk": "34",
-                "ro.build.id": "UP1A.231005.007", "ro.build.display.id": "UP1A.231005.007",
-                "ro.build.type": "user", "ro.build.tags": "release-keys",
+                "ro.product.manufacturer": "screenpilot",
+                "ro.product.brand": "screenpilot",
+                "ro.product.name": "sp_phone",
+                "ro.product.device": "sp_phone",
+                "ro.build.version.release": "14",
+                "ro.build.version.sdk": "34",
+                "ro.build.id": "UP1A.231005.007",
+                "ro.build.display.id": "UP1A.231005.007",
+                "ro.build.type": "user",
+                "ro.build.tags": "release-keys",
                 "ro.build.fingerprint": "screenpilot/sp_phone/sp_phone:14/UP1A.231005.007/1:"
-                                        "user/release-keys",
+                "user/release-keys",
                 "ro.build.characteristics": "tablet" if tablet else "default",
-                "ro.product.cpu.abi": "x86_64", "ro.serialno": self.serial,
-                "ro.sf.lcd_density": str(self.spec.dpi), "sys.boot_completed": "1",
-                "ro.secure": "1", "ro.debuggable": "0",
+                "ro.product.cpu.abi": "x86_64",
+                "ro.serialno": self.serial,
+                "ro.sf.lcd_density": str(self.spec.dpi),
+                "sys.boot_completed": "1",
+                "ro.secure": "1",
+                "ro.debuggable": "0",
                 "persist.sys.locale": self.get_setting("system", "system_locales") or "",
                 "sys.battery.level": str(self._state["battery"]),
             }
@@ -199,27 +222,34 @@ class PhoneCore:
 
     def _ctx(self, package: str | None = None) -> Ctx:
         pkg = package or self._foreground()
-        return Ctx(self, self._apps[pkg], self._state["apps"].setdefault(pkg, {}),
-                   self._stack(pkg))
+        return Ctx(self, self._apps[pkg], self._state["apps"].setdefault(pkg, {}), self._stack(pkg))
 
     def _env(self) -> RenderEnv:
         s = self._state
         dark = self.get_setting("secure", "ui_night_mode") == "2"
         status = StatusInfo(
-            time=self._clock_text(), battery=int(s["battery"]),
+            time=self._clock_text(),
+            battery=int(s["battery"]),
             wifi=self.get_setting("global", "wifi_on") == "1",
             bluetooth=self.get_setting("global", "bluetooth_on") == "1",
             airplane=self.get_setting("global", "airplane_mode_on") == "1",
             show_percent=self.get_setting("system", "status_bar_show_battery_percent") == "1",
-            dnd=self.get_setting("global", "zen_mode") not in ("", "0"))
-        nav: NavMode = "gesture" if self.get_setting("secure", "navigation_mode") == "2" \
-            else "3button"
+            dnd=self.get_setting("global", "zen_mode") not in ("", "0"),
+        )
+        nav: NavMode = (
+            "gesture" if self.get_setting("secure", "navigation_mode") == "2" else "3button"
+        )
         try:
             font_scale = min(2.0, max(0.5, float(self.get_setting("system", "font_scale") or 1)))
         except ValueError:
             font_scale = 1.0
-        return RenderEnv(spec=self.spec, theme=make_theme(dark, str(s["accent"])),
-                         status=status, nav_mode=nav, font_scale=font_scale)
+        return RenderEnv(
+            spec=self.spec,
+            theme=make_theme(dark, str(s["accent"])),
+            status=status,
+            nav_mode=nav,
+            font_scale=font_scale,
+        )
 
     def _clock_text(self) -> str:
         hh, _, mm = str(self._state["clock"]).partition(":")
@@ -243,9 +273,15 @@ class PhoneCore:
         entry = ctx.entry
         kbd: KeyboardMode = self._state["kbd"]
         toast = self._state["toast"]
-        ui = UiState(scroll=entry["scroll"], fields=entry["fields"], focus=entry["focus"],
-                     keyboard=entry["focus"] is not None, kbd_mode=kbd,
-                     menu_open=entry["menu"], toast=toast["text"] if toast else "")
+        ui = UiState(
+            scroll=entry["scroll"],
+            fields=entry["fields"],
+            focus=entry["focus"],
+            keyboard=entry["focus"] is not None,
+            kbd_mode=kbd,
+            menu_open=entry["menu"],
+            toast=toast["text"] if toast else "",
+        )
         frame = render_page(page, self._env(), ui, dialog=dlg, app=ctx.app.package)
         activity = page.activity or ctx.app.page_activity(ctx.page)
         self._cache = (self._version, frame, activity)

@@ -11,8 +11,18 @@ MAX_FIELD_CHARS = 10_000
 KEYCODE_CHARS: dict[int, str] = {
     **{7 + i: str(i) for i in range(10)},
     **{29 + i: chr(ord("a") + i) for i in range(26)},
-    17: "*", 18: "#", 55: ",", 56: ".", 62: " ", 69: "-", 70: "=", 74: ";", 75: "'",
-    76: "/", 77: "@", 81: "+",
+    17: "*",
+    18: "#",
+    55: ",",
+    56: ".",
+    62: " ",
+    69: "-",
+    70: "=",
+    74: ";",
+    75: "'",
+    76: "/",
+    77: "@",
+    81: "+",
 }
 
 
@@ -56,8 +66,9 @@ class TextInput(PhoneCore):
         field = entry["focus"]
         if field is None:
             return
-        key = next((t.key for t in self._frame().targets
-                    if t.role == "field" and t.field == field), "")
+        key = next(
+            (t.key for t in self._frame().targets if t.role == "field" and t.field == field), ""
+        )
         entry["focus"] = None
         self._changed()
         if key:

@@ -23,7 +23,6 @@ from screenpilot.simulator.widgets import Target
 LONG_PRESS_S = 0.5
 
 
-
 @dataclass
 class Gesture:
     """The finger currently on the screen."""
@@ -52,6 +51,7 @@ class TouchInput(TextInput):
             with self._lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
+
         return unsubscribe
 
     def _emit(self, events: list[TouchEvent]) -> None:
@@ -110,8 +110,14 @@ class TouchInput(TextInput):
             events = [self._event("down", x1, y1, t0)]
             for i in range(1, steps + 1):
                 f = i / steps
-                events.append(self._event("move", round(x1 + (x2 - x1) * f),
-                                          round(y1 + (y2 - y1) * f), t0 + duration * f))
+                events.append(
+                    self._event(
+                        "move",
+                        round(x1 + (x2 - x1) * f),
+                        round(y1 + (y2 - y1) * f),
+                        t0 + duration * f,
+                    )
+                )
             events.append(self._event("up", x2, y2, t0 + duration))
             self._skew += duration
         self._emit(events)
@@ -123,11 +129,24 @@ class TouchInput(TextInput):
         frame = self._frame()
         target = frame.hit(ev.x, ev.y)
         modal = frame.dialog_box is not None or frame.menu_box is not None
-        scrollable = (not modal and frame.max_scroll > 0 and frame.viewport.contains(ev.x, ev.y)
-                      and (frame.keyboard_box is None or not frame.keyboard_box.contains(ev.x,
-                                                                                         ev.y)))
-        self._gesture = Gesture(ev.x, ev.y, ev.time, target, frame.scroll, frame.max_scroll,
-                                 scrollable, 8 * self.spec.scale, x=ev.x, y=ev.y)
+        scrollable = (
+            not modal
+            and frame.max_scroll > 0
+            and frame.viewport.contains(ev.x, ev.y)
+            and (frame.keyboard_box is None or not frame.keyboard_box.contains(ev.x, ev.y))
+        )
+        self._gesture = Gesture(
+            ev.x,
+            ev.y,
+            ev.time,
+            target,
+            frame.scroll,
+            frame.max_scroll,
+            scrollable,
+            8 * self.spec.scale,
+            x=ev.x,
+            y=ev.y,
+        )
         if target is not None and target.role == "seek":
             self._seek(target, ev.x)
 
@@ -181,8 +200,7 @@ class TouchInput(TextInput):
             entry["menu"] = False
             self._changed()
             return
-        if frame.dialog_box is not None and target is None and \
-                not frame.dialog_box.contains(x, y):
+        if frame.dialog_box is not None and target is None and not frame.dialog_box.contains(x, y):
             ctx.close_dialog()
             self._changed()
             return
@@ -200,8 +218,7 @@ class TouchInput(TextInput):
         elif target.role == "rating" and target.track is not None:
             x1, x2 = target.track
             stars = math.ceil((x - x1) / max(1, x2 - x1) * target.steps)
-            self._dispatch(ctx, Event(target.key, "tap", float(min(max(1, stars),
-                                                                    target.steps))))
+            self._dispatch(ctx, Event(target.key, "tap", float(min(max(1, stars), target.steps))))
         else:
             kind: EventKind = "long_press" if long else "tap"
             self._dispatch(ctx, Event(target.key, kind, target.value))
@@ -217,8 +234,7 @@ class TouchInput(TextInput):
         entry = self._stack()[-1]
         entry["focus"] = target.field
         self._state["kbd"] = "abc"
-        visible_bottom = (self.spec.height - self._env_nav_height()
-                          - keyboard_height(self.spec))
+        visible_bottom = self.spec.height - self._env_nav_height() - keyboard_height(self.spec)
         if target.box.y2 > visible_bottom and target.layer == 0:
             entry["scroll"] += target.box.y2 - visible_bottom + round(16 * self.spec.scale)
         self._changed()

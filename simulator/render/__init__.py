@@ -46,8 +46,23 @@ from screenpilot.simulator.render.spec import (
 )
 
 __all__ = [
-    "SIZES", "Frame", "KeyboardMode", "MenuItem", "NavMode", "Page", "RenderEnv", "ScreenSpec",
-    "StatusInfo", "ToolbarAction", "UiState", "default_density",
-    "frame_to_screen", "icon_label", "keyboard_height", "keyboard_rows", "nav_bar_height",
-    "render_page", "status_bar_height",
+    "SIZES",
+    "Frame",
+    "KeyboardMode",
+    "MenuItem",
+    "NavMode",
+    "Page",
+    "RenderEnv",
+    "ScreenSpec",
+    "StatusInfo",
+    "ToolbarAction",
+    "UiState",
+    "default_density",
+    "frame_to_screen",
+    "icon_label",
+    "keyboard_height",
+    "keyboard_rows",
+    "nav_bar_height",
+    "render_page",
+    "status_bar_height",
 ]

@@ -28,8 +28,9 @@ def _wallpaper_colors(theme: Theme) -> tuple[RGB, RGB]:
 class _Composer:
     """Draws the layers of one frame in order."""
 
-    def __init__(self, page: Page, env: RenderEnv, ui: UiState, app: str,
-                 has_dialog: bool = False) -> None:
+    def __init__(
+        self, page: Page, env: RenderEnv, ui: UiState, app: str, has_dialog: bool = False
+    ) -> None:
         self.page, self.env, self.ui, self.app = page, env, ui, app
         self.has_dialog = has_dialog
         spec = env.spec
@@ -39,8 +40,14 @@ class _Composer:
             image = draw.gradient(self.W, self.H, top, bottom).copy()
         else:
             image = Image.new("RGB", (self.W, self.H), env.theme.color(page.background))
-        self.rc = RenderCtx(Painter(image), env.theme, spec.scale, fields=ui.fields,
-                            focus=ui.focus, font_scale=env.font_scale)
+        self.rc = RenderCtx(
+            Painter(image),
+            env.theme,
+            spec.scale,
+            fields=ui.fields,
+            focus=ui.focus,
+            font_scale=env.font_scale,
+        )
         self.status_h = status_bar_height(spec)
         self.nav_h = nav_bar_height(spec, env.nav_mode)
         self.toolbar_h = round(64 * spec.scale) if page.toolbar else 0
@@ -69,15 +76,29 @@ class _Composer:
             self.toast(self.ui.toast)
         return self.finish(scroll, max_scroll, menu_box, kb_box)
 
-    def finish(self, scroll: int, max_scroll: int, menu_box: Box | None,
-               kb_box: Box | None, dialog_box: Box | None = None) -> Frame:
+    def finish(
+        self,
+        scroll: int,
+        max_scroll: int,
+        menu_box: Box | None,
+        kb_box: Box | None,
+        dialog_box: Box | None = None,
+    ) -> Frame:
         elements, blocks = _occlude(self.rc.elements, self.rc.blocks, self.occluders)
-        return Frame(image=self.rc.painter.image, elements=elements, blocks=blocks,
-                     targets=tuple(self.rc.targets),
-                     viewport=Box.of(0, self.top, self.W, max(self.top + 1, self.bottom)),
-                     scroll=scroll, max_scroll=max_scroll, secure=self.page.secure,
-                     app=self.app, dialog_box=dialog_box, menu_box=menu_box,
-                     keyboard_box=kb_box)
+        return Frame(
+            image=self.rc.painter.image,
+            elements=elements,
+            blocks=blocks,
+            targets=tuple(self.rc.targets),
+            viewport=Box.of(0, self.top, self.W, max(self.top + 1, self.bottom)),
+            scroll=scroll,
+            max_scroll=max_scroll,
+            secure=self.page.secure,
+            app=self.app,
+            dialog_box=dialog_box,
+            menu_box=menu_box,
+            keyboard_box=kb_box,
+        )
 
     # --- body -------------------------------------------------------------------------
     def body(self) -> tuple[int, int]:
@@ -115,8 +136,7 @@ class _Composer:
             if self.page.title:
                 size = rc.sp(22)
                 title = draw.ellipsize(self.page.title, size, 400, right - x - self.dp(8))
-                ink = p.text(x, cy - draw.line_height(size) / 2, title, size,
-                             rc.color("primary"))
+                ink = p.text(x, cy - draw.line_height(size) / 2, title, size, rc.color("primary"))
                 rc.add(ElementKind.TEXT, ink, text=title)
 
     def _icon_button(self, icon: str, cx: float, cy: float, key: str, color: str) -> None:
@@ -180,8 +200,11 @@ class _Composer:
             rc.add(ElementKind.NAVIGATION_BAR, (0, y1, self.W, self.H))
             if self.env.nav_mode == "gesture":
                 half = self.dp(54)
-                p.rounded((self.W / 2 - half, cy - self.dp(2), self.W / 2 + half,
-                           cy + self.dp(2)), self.dp(2), fg)
+                p.rounded(
+                    (self.W / 2 - half, cy - self.dp(2), self.W / 2 + half, cy + self.dp(2)),
+                    self.dp(2),
+                    fg,
+                )
                 return
             slot = min(self.W / 3, self.dp(140))
             centers = {"back": self.W / 2 - slot, "home": self.W / 2, "recents": self.W / 2 + slot}
@@ -195,13 +218,16 @@ class _Composer:
         elif name == "home":
             p.circle(cx, cy, s * 1.05, fg)
         else:
-            p.rounded((cx - s * 0.85, cy - s * 0.85, cx + s * 0.85, cy + s * 0.85),
-                      s * 0.2, fg)
+            p.rounded((cx - s * 0.85, cy - s * 0.85, cx + s * 0.85, cy + s * 0.85), s * 0.2, fg)
         half = self.dp(24)
         box = (cx - half, cy - half, cx + half, cy + half)
         self.rc.target(box, f"sys:{name}")
-        self.rc.add(ElementKind.ICON, (cx - s * 1.1, cy - s * 1.1, cx + s * 1.1, cy + s * 1.1),
-                    icon=f"nav_{name}", clickable=True)
+        self.rc.add(
+            ElementKind.ICON,
+            (cx - s * 1.1, cy - s * 1.1, cx + s * 1.1, cy + s * 1.1),
+            icon=f"nav_{name}",
+            clickable=True,
+        )
 
     # --- overlays -----------------------------------------------------------------------
     def keyboard(self) -> Box:
@@ -211,8 +237,15 @@ class _Composer:
         p.rect((0, y1, self.W, y2), rc.color("keyboard"))
         with rc.block(BlockKind.KEYBOARD, (0, y1, self.W, y2)):
             strip_cy = y1 + self.dp(22)
-            for i, icon in enumerate(("apps", "emoticon_outline", "clipboard_outline",
-                                      "cog_outline", "microphone_outline")):
+            for i, icon in enumerate(
+                (
+                    "apps",
+                    "emoticon_outline",
+                    "clipboard_outline",
+                    "cog_outline",
+                    "microphone_outline",
+                )
+            ):
                 cx = self.W * (i + 0.5) / 5
                 box = p.icon(icon, cx, strip_cy, round(self.dp(22)), rc.color("secondary"))
                 rc.add(ElementKind.ICON, box, icon=icon)
@@ -240,15 +273,19 @@ class _Composer:
         rc.target((x, y, x + w, y + h), key, "key")
         fg = rc.color("on_accent" if name == "enter" else "key_text")
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        icons = {"shift": "arrow_up_bold" if self.ui.kbd_mode == "ABC" else
-                 "arrow_up_bold_outline", "del": "backspace_outline", "enter": "keyboard_return"}
+        icons = {
+            "shift": "arrow_up_bold" if self.ui.kbd_mode == "ABC" else "arrow_up_bold_outline",
+            "del": "backspace_outline",
+            "enter": "keyboard_return",
+        }
         with rc.clickable(key):
             if name in icons:
                 p.icon(icons[name], cx, cy, round(self.dp(22)), fg)
                 rc.add(ElementKind.BUTTON, box, icon=icons[name])
                 return
-            label = {"mode": "ABC" if self.ui.kbd_mode == "123" else "?123",
-                     "space": ""}.get(name, name)
+            label = {"mode": "ABC" if self.ui.kbd_mode == "123" else "?123", "space": ""}.get(
+                name, name
+            )
             size = rc.sp(14 if name == "mode" else 22)
             if label:
                 tw = draw.text_width(label, size, 400)
@@ -259,14 +296,19 @@ class _Composer:
         rc, p = self.rc, self.rc.painter
         item_h = self.dp(48)
         size = rc.sp(16)
-        w = max([self.dp(200)] + [draw.text_width(m.label, size, 400) + self.dp(48)
-                                   for m in self.page.menu])
+        w = max(
+            [self.dp(200)]
+            + [draw.text_width(m.label, size, 400) + self.dp(48) for m in self.page.menu]
+        )
         x2 = self.W - self.dp(8)
         x1 = x2 - w
         y1 = self.status_h + self.dp(8)
         y2 = y1 + self.dp(16) + item_h * len(self.page.menu)
-        p.rounded((x1, y1 + self.dp(2), x2, y2 + self.dp(3)), self.dp(6),
-                  mix(rc.color("background"), (0, 0, 0), 0.2))
+        p.rounded(
+            (x1, y1 + self.dp(2), x2, y2 + self.dp(3)),
+            self.dp(6),
+            mix(rc.color("background"), (0, 0, 0), 0.2),
+        )
         p.rounded((x1, y1, x2, y2), self.dp(6), rc.color("surface_high"))
         rc.layer = 2
         with rc.block(BlockKind.GENERIC, (x1, y1, x2, y2), "menu"):
@@ -274,8 +316,13 @@ class _Composer:
                 iy = y1 + self.dp(8) + i * item_h
                 rc.target((x1, iy, x2, iy + item_h), item.key)
                 with rc.clickable(item.key):
-                    ink = p.text(x1 + self.dp(16), iy + (item_h - draw.line_height(size)) / 2,
-                                 item.label, size, rc.color("primary"))
+                    ink = p.text(
+                        x1 + self.dp(16),
+                        iy + (item_h - draw.line_height(size)) / 2,
+                        item.label,
+                        size,
+                        rc.color("primary"),
+                    )
                     rc.add(ElementKind.TEXT, ink, text=item.label)
         box = Box.of(x1, y1, x2, y2)
         self.occluders.append((box, self._first_overlay_element()))
@@ -331,38 +378,57 @@ def _battery_icon(level: int) -> str:
 def keyboard_rows(mode: KeyboardMode) -> list[list[tuple[str, float]]]:
     """Key names and widths (in key units, 10 per row) of the on-screen keyboard."""
     if mode == "123":
-        rows = [[(c, 1.0) for c in "1234567890"], [(c, 1.0) for c in "@#$_&-+()/"],
-                [("=", 1.5)] + [(c, 1.0) for c in "*\"':;!?"] + [("del", 1.5)]]
+        rows = [
+            [(c, 1.0) for c in "1234567890"],
+            [(c, 1.0) for c in "@#$_&-+()/"],
+            [("=", 1.5)] + [(c, 1.0) for c in "*\"':;!?"] + [("del", 1.5)],
+        ]
     else:
         letters = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
         if mode == "ABC":
             letters = [r.upper() for r in letters]
-        rows = [[(c, 1.0) for c in letters[0]], [(c, 1.0) for c in letters[1]],
-                [("shift", 1.5)] + [(c, 1.0) for c in letters[2]] + [("del", 1.5)]]
+        rows = [
+            [(c, 1.0) for c in letters[0]],
+            [(c, 1.0) for c in letters[1]],
+            [("shift", 1.5)] + [(c, 1.0) for c in letters[2]] + [("del", 1.5)],
+        ]
     rows.append([("mode", 1.5), (",", 1.0), ("space", 5.0), (".", 1.0), ("enter", 1.5)])
     return rows
 
 
-def _occlude(elements: list[TruthElement], blocks: list[TruthBlock],
-             occluders: list[tuple[Box, int]]
-             ) -> tuple[tuple[TruthElement, ...], tuple[TruthBlock, ...]]:
+def _occlude(
+    elements: list[TruthElement], blocks: list[TruthBlock], occluders: list[tuple[Box, int]]
+) -> tuple[tuple[TruthElement, ...], tuple[TruthBlock, ...]]:
     """Drop elements mostly hidden under an opaque overlay drawn after them."""
     keep: list[int] = []
     for i, e in enumerate(elements):
-        hidden = any(i < first and e.box.intersection(box) > 0.6 * e.box.area
-                     for box, first in occluders)
+        hidden = any(
+            i < first and e.box.intersection(box) > 0.6 * e.box.area for box, first in occluders
+        )
         if not hidden:
             keep.append(i)
     new_index = {old: new for new, old in enumerate(keep)}
     out_blocks = tuple(
-        TruthBlock(b.kind, b.box, b.caption, b.scrollable,
-                   new_index.get(b.active) if b.active is not None else None)
-        for b in blocks)
+        TruthBlock(
+            b.kind,
+            b.box,
+            b.caption,
+            b.scrollable,
+            new_index.get(b.active) if b.active is not None else None,
+        )
+        for b in blocks
+    )
     return tuple(elements[i] for i in keep), out_blocks
 
 
-def render_page(page: Page, env: RenderEnv | None = None, ui: UiState | None = None, *,
-                dialog: Dialog | None = None, app: str = "") -> Frame:
+def render_page(
+    page: Page,
+    env: RenderEnv | None = None,
+    ui: UiState | None = None,
+    *,
+    dialog: Dialog | None = None,
+    app: str = "",
+) -> Frame:
     """Draw ``page`` (with its dialog, if one is open) and collect the truth."""
     ui = ui or UiState()
     composer = _Composer(page, env or RenderEnv(), ui, app, has_dialog=dialog is not None)
@@ -371,5 +437,4 @@ def render_page(page: Page, env: RenderEnv | None = None, ui: UiState | None = N
         return frame
     box = composer.dialog(dialog)
     kb_box = composer.keyboard() if ui.keyboard else None
-    return composer.finish(frame.scroll, frame.max_scroll, frame.menu_box, kb_box,
-                           dialog_box=box)
+    return composer.finish(frame.scroll, frame.max_scroll, frame.menu_box, kb_box, dialog_box=box)

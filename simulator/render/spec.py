@@ -20,8 +20,9 @@ class ScreenSpec:
 
     def __post_init__(self) -> None:
         if not (200 <= self.width <= 4000 and 200 <= self.height <= 5000):
-            raise ConfigError(f"unusable screen size {self.width}x{self.height}",
-                              hint="use e.g. 1080x2400")
+            raise ConfigError(
+                f"unusable screen size {self.width}x{self.height}", hint="use e.g. 1080x2400"
+            )
         if not 80 <= self.dpi <= 800:
             raise ConfigError(f"unusable density {self.dpi} dpi", hint="use e.g. 420")
 

@@ -22,6 +22,21 @@ from screenpilot.simulator.shell.keys import KEYCODES, keycode_from_string
 from screenpilot.simulator.shell.streams import BufferIO, ShellIO
 from screenpilot.simulator.shell.syntax import ShellSyntaxError, parse
 
-__all__ = ["ARG_MAX", "KEYCODES", "SH", "BufferIO", "Builtin", "Call", "FileEntry",
-           "GeteventWriter", "MemoryFileSystem", "Shell", "ShellExit", "ShellIO",
-           "ShellSyntaxError", "android_text", "keycode_from_string", "parse"]
+__all__ = [
+    "ARG_MAX",
+    "KEYCODES",
+    "SH",
+    "BufferIO",
+    "Builtin",
+    "Call",
+    "FileEntry",
+    "GeteventWriter",
+    "MemoryFileSystem",
+    "Shell",
+    "ShellExit",
+    "ShellIO",
+    "ShellSyntaxError",
+    "android_text",
+    "keycode_from_string",
+    "parse",
+]

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 #: Implicit intents (action, MIME type) that open an editor, as on a real phone.
 EDITOR_INTENTS = {
     ("android.intent.action.INSERT", mime): (
-        "com.android.contacts", "com.android.contacts.activities.ContactEditorActivity")
+        "com.android.contacts",
+        "com.android.contacts.activities.ContactEditorActivity",
+    )
     for mime in ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact")
 }
 
@@ -44,10 +46,17 @@ class AppCommands:
             if verb in ("force-stop", "kill"):
                 return self._am_force_stop(rest)
         except UsageError as exc:
-            return java_failure(call, "activity", f"java.lang.IllegalArgumentException: {exc}",
-                                "android.content.Intent.parseCommandArgs(Intent.java:8170)")
-        call.print(f"Unknown command: {verb}" if verb else "Activity manager (activity) "
-                   "commands:\n  help\n      Print this help text.")
+            return java_failure(
+                call,
+                "activity",
+                f"java.lang.IllegalArgumentException: {exc}",
+                "android.content.Intent.parseCommandArgs(Intent.java:8170)",
+            )
+        call.print(
+            f"Unknown command: {verb}"
+            if verb
+            else "Activity manager (activity) commands:\n  help\n      Print this help text."
+        )
         return 255
 
     def _am_start(self, call: Call, args: list[str]) -> int:
@@ -63,13 +72,17 @@ class AppCommands:
         if not started:
             assert intent.component is not None
             call.error("Error type 3")
-            call.error(f"Error: Activity class {{{intent.component[0]}/{intent.component[1]}}}"
-                       " does not exist.")
+            call.error(
+                f"Error: Activity class {{{intent.component[0]}/{intent.component[1]}}}"
+                " does not exist."
+            )
             return 1
         if "-W" in options:
             package, activity = self.backend.current_focus()
-            call.print(f"Status: ok\nLaunchState: COLD\nActivity: {package}/{activity}\n"
-                       "TotalTime: 250\nWaitTime: 262\nComplete")
+            call.print(
+                f"Status: ok\nLaunchState: COLD\nActivity: {package}/{activity}\n"
+                "TotalTime: 250\nWaitTime: 262\nComplete"
+            )
         return 0
 
     def _resolve_and_launch(self, intent: Intent) -> bool | None:
@@ -82,8 +95,10 @@ class AppCommands:
         if intent.action in SETTINGS_ACTIVITIES:
             act = SETTINGS_ACTIVITIES[intent.action]
             full = f"com.android.settings.{act}" if act else None
-            return bool(self.backend.launch("com.android.settings", full)
-                        or self.backend.launch("com.android.settings", None))
+            return bool(
+                self.backend.launch("com.android.settings", full)
+                or self.backend.launch("com.android.settings", None)
+            )
         editor = EDITOR_INTENTS.get((intent.action or "", intent.mime or ""))
         if editor is not None:
             return self.backend.launch(*editor)
@@ -97,7 +112,7 @@ class AppCommands:
         call.print(f"Broadcasting: {intent}")
         result = self.backend.broadcast(intent.action or "", dict(intent.extras))
         if "Broadcast completed" in result:
-            call.print(result[result.index("Broadcast completed"):].rstrip("\n"))
+            call.print(result[result.index("Broadcast completed") :].rstrip("\n"))
         else:
             data = f', data="{result}"' if result else ""
             call.print(f"Broadcast completed: result=0{data}")
@@ -130,8 +145,7 @@ class AppCommands:
             return 252
         self.backend.launch(launchable[0], None)
         call.print(f"Events injected: {max(count, 1)}")
-        call.print("## Network stats: elapsed time=18ms (0ms mobile, 0ms wifi, "
-                   "18ms not connected)")
+        call.print("## Network stats: elapsed time=18ms (0ms mobile, 0ms wifi, 18ms not connected)")
         return 0
 
     def pm(self, call: Call) -> int:
@@ -160,8 +174,10 @@ class AppCommands:
         if verb in ("set", "enable") and rest:
             ime = rest[-1]
             if ime not in imes:
-                call.error(f"Unknown input method {ime} cannot be "
-                           f"{'selected' if verb == 'set' else 'enabled'} for user #0")
+                call.error(
+                    f"Unknown input method {ime} cannot be "
+                    f"{'selected' if verb == 'set' else 'enabled'} for user #0"
+                )
                 return 255
             if verb == "enable":
                 call.print(f"Input method {ime}: already enabled for user #0")

@@ -22,18 +22,31 @@ if TYPE_CHECKING:
     from screenpilot.simulator.shell.interpreter import Shell
 
 # ``cmd SERVICE``: the binder service name -> the shell command that serves it
-CMD_SERVICES = {"input": "input", "activity": "am", "package": "pm", "settings": "settings",
-                "window": "wm", "input_method": "ime"}
+CMD_SERVICES = {
+    "input": "input",
+    "activity": "am",
+    "package": "pm",
+    "settings": "settings",
+    "window": "wm",
+    "input_method": "ime",
+}
 
 
 def android_commands(shell: Shell) -> dict[str, Builtin]:
     """The command table of one shell."""
     table: dict[str, Builtin] = {}
-    for family in (Toybox(shell), InputCommand(shell), ScreenCommands(shell),
-                   AppCommands(shell), SystemCommands(shell), GeteventCommand(shell)):
+    for family in (
+        Toybox(shell),
+        InputCommand(shell),
+        ScreenCommands(shell),
+        AppCommands(shell),
+        SystemCommands(shell),
+        GeteventCommand(shell),
+    ):
         table.update(family.table())
-    table["cmd"] = ServiceCommand({service: table[name]
-                                   for service, name in CMD_SERVICES.items()}).cmd
+    table["cmd"] = ServiceCommand(
+        {service: table[name] for service, name in CMD_SERVICES.items()}
+    ).cmd
     return table
 
 
@@ -45,8 +58,10 @@ class ServiceCommand:
 
     def cmd(self, call: Call) -> int:
         if not call.args:
-            call.error("cmd: No service specified; use -l to list all running services. "
-                       "Use -w to start and wait for a service.")
+            call.error(
+                "cmd: No service specified; use -l to list all running services. "
+                "Use -w to start and wait for a service."
+            )
             return 20
         handler = self.aliases.get(call.args[0])
         if handler is None:

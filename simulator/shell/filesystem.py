@@ -15,9 +15,23 @@ from dataclasses import dataclass, field
 S_IFDIR = 0o040000
 S_IFREG = 0o100000
 WRITABLE_ROOTS = ("/sdcard", "/data/local/tmp")
-INITIAL_DIRS = ("/", "/data", "/data/local", "/data/local/tmp", "/sdcard", "/sdcard/Download",
-                "/sdcard/DCIM", "/sdcard/Pictures", "/sdcard/Documents", "/sdcard/Music",
-                "/sdcard/Movies", "/storage", "/system", "/system/bin", "/dev")
+INITIAL_DIRS = (
+    "/",
+    "/data",
+    "/data/local",
+    "/data/local/tmp",
+    "/sdcard",
+    "/sdcard/Download",
+    "/sdcard/DCIM",
+    "/sdcard/Pictures",
+    "/sdcard/Documents",
+    "/sdcard/Music",
+    "/sdcard/Movies",
+    "/storage",
+    "/system",
+    "/system/bin",
+    "/dev",
+)
 _inode = itertools.count(1000)
 
 
@@ -43,8 +57,7 @@ class MemoryFileSystem:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[str, FileEntry] = {d: FileEntry(S_IFDIR | 0o775)
-                                               for d in INITIAL_DIRS}
+        self._entries: dict[str, FileEntry] = {d: FileEntry(S_IFDIR | 0o775) for d in INITIAL_DIRS}
 
     @staticmethod
     def normalize(path: str, cwd: str = "/") -> str:
@@ -53,7 +66,7 @@ class MemoryFileSystem:
         full = "/" + full.lstrip("/")
         for alias in ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard"):
             if full == alias or full.startswith(alias + "/"):
-                full = "/sdcard" + full[len(alias):]
+                full = "/sdcard" + full[len(alias) :]
         return full
 
     def stat(self, path: str) -> FileEntry | None:
@@ -72,12 +85,21 @@ class MemoryFileSystem:
             if entry is None or not entry.is_dir:
                 return None
             prefix = base.rstrip("/") + "/"
-            return sorted((p[len(prefix):], e) for p, e in self._entries.items()
-                          if p.startswith(prefix) and p != prefix
-                          and "/" not in p[len(prefix):])
+            return sorted(
+                (p[len(prefix) :], e)
+                for p, e in self._entries.items()
+                if p.startswith(prefix) and p != prefix and "/" not in p[len(prefix) :]
+            )
 
-    def write(self, path: str, data: bytes, *, mode: int = S_IFREG | 0o660,
-              mtime: float | None = None, append: bool = False) -> str | None:
+    def write(
+        self,
+        path: str,
+        data: bytes,
+        *,
+        mode: int = S_IFREG | 0o660,
+        mtime: float | None = None,
+        append: bool = False,
+    ) -> str | None:
         """Create or replace a file (parents made as needed); the error text or None."""
         full = self.normalize(path)
         if not self._writable(full):
@@ -89,8 +111,9 @@ class MemoryFileSystem:
             self._make_parents(full)
             old = existing.data if existing is not None and append else b""
             perm = mode & 0o7777 or 0o660
-            self._entries[full] = FileEntry(S_IFREG | perm, old + data,
-                                            time.time() if mtime is None else mtime)
+            self._entries[full] = FileEntry(
+                S_IFREG | perm, old + data, time.time() if mtime is None else mtime
+            )
         return None
 
     def mkdir(self, path: str) -> str | None:

@@ -24,11 +24,15 @@ ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID, ABS_MT_PRESSURE = 0x36, 0x39, 0x3A
 EV_LABELS = {EV_SYN: "EV_SYN", EV_KEY: "EV_KEY", EV_ABS: "EV_ABS"}
 CODE_LABELS = {
     EV_SYN: {SYN_REPORT: "SYN_REPORT"},
-    EV_KEY: {BTN_TOUCH: "BTN_TOUCH", 114: "KEY_VOLUMEDOWN", 115: "KEY_VOLUMEUP",
-             116: "KEY_POWER"},
-    EV_ABS: {ABS_MT_SLOT: "ABS_MT_SLOT", ABS_MT_TOUCH_MAJOR: "ABS_MT_TOUCH_MAJOR",
-             ABS_MT_POSITION_X: "ABS_MT_POSITION_X", ABS_MT_POSITION_Y: "ABS_MT_POSITION_Y",
-             ABS_MT_TRACKING_ID: "ABS_MT_TRACKING_ID", ABS_MT_PRESSURE: "ABS_MT_PRESSURE"},
+    EV_KEY: {BTN_TOUCH: "BTN_TOUCH", 114: "KEY_VOLUMEDOWN", 115: "KEY_VOLUMEUP", 116: "KEY_POWER"},
+    EV_ABS: {
+        ABS_MT_SLOT: "ABS_MT_SLOT",
+        ABS_MT_TOUCH_MAJOR: "ABS_MT_TOUCH_MAJOR",
+        ABS_MT_POSITION_X: "ABS_MT_POSITION_X",
+        ABS_MT_POSITION_Y: "ABS_MT_POSITION_Y",
+        ABS_MT_TRACKING_ID: "ABS_MT_TRACKING_ID",
+        ABS_MT_PRESSURE: "ABS_MT_PRESSURE",
+    },
 }
 KEYS_DEVICE = ("/dev/input/event0", "gpio-keys")
 TOUCH_DEVICE = ("/dev/input/event2", "fts_ts")
@@ -55,7 +59,7 @@ class GeteventCommand:
             return 0
         if "q" not in flags:
             for index, (path, name) in enumerate((KEYS_DEVICE, TOUCH_DEVICE), start=1):
-                call.print(f"add device {index}: {path}\n  name:     \"{name}\"")
+                call.print(f'add device {index}: {path}\n  name:     "{name}"')
         writer = GeteventWriter(call, labels="l" in flags, timestamps="t" in flags)
         events: queue.Queue[TouchEvent] = queue.Queue()
         unsubscribe = self.backend.add_touch_listener(events.put)
@@ -73,22 +77,32 @@ class GeteventCommand:
 
 def getevent_devices(width: int, height: int, *, labels: bool) -> str:
     """``getevent -p`` / ``-lp``: the devices and their axis ranges (raw axis = pixels)."""
+
     def code(kind: int, value: int) -> str:
         return f"{CODE_LABELS[kind][value]:<20.20}" if labels else f"{value:04x}"
 
-    axes = ((ABS_MT_SLOT, 9), (ABS_MT_TOUCH_MAJOR, 255), (ABS_MT_POSITION_X, width - 1),
-            (ABS_MT_POSITION_Y, height - 1), (ABS_MT_TRACKING_ID, 65535),
-            (ABS_MT_PRESSURE, 255))
-    abs_lines = [f" {code(EV_ABS, c)} : value 0, min 0, max {m}, fuzz 0, flat 0, resolution 0"
-                 for c, m in axes]
+    axes = (
+        (ABS_MT_SLOT, 9),
+        (ABS_MT_TOUCH_MAJOR, 255),
+        (ABS_MT_POSITION_X, width - 1),
+        (ABS_MT_POSITION_Y, height - 1),
+        (ABS_MT_TRACKING_ID, 65535),
+        (ABS_MT_PRESSURE, 255),
+    )
+    abs_lines = [
+        f" {code(EV_ABS, c)} : value 0, min 0, max {m}, fuzz 0, flat 0, resolution 0"
+        for c, m in axes
+    ]
     keys = " ".join(code(EV_KEY, k) for k in (114, 115, 116))
-    return (f"add device 1: {KEYS_DEVICE[0]}\n  name:     \"{KEYS_DEVICE[1]}\"\n"
-            f"  events:\n    KEY (0001): {keys}\n  input props:\n    <none>\n"
-            f"add device 2: {TOUCH_DEVICE[0]}\n  name:     \"{TOUCH_DEVICE[1]}\"\n"
-            f"  events:\n    KEY (0001): {code(EV_KEY, BTN_TOUCH)}\n"
-            f"    ABS (0003):{abs_lines[0]}\n"
-            + "".join(f"               {line}\n" for line in abs_lines[1:])
-            + "  input props:\n    INPUT_PROP_DIRECT\n")
+    return (
+        f'add device 1: {KEYS_DEVICE[0]}\n  name:     "{KEYS_DEVICE[1]}"\n'
+        f"  events:\n    KEY (0001): {keys}\n  input props:\n    <none>\n"
+        f'add device 2: {TOUCH_DEVICE[0]}\n  name:     "{TOUCH_DEVICE[1]}"\n'
+        f"  events:\n    KEY (0001): {code(EV_KEY, BTN_TOUCH)}\n"
+        f"    ABS (0003):{abs_lines[0]}\n"
+        + "".join(f"               {line}\n" for line in abs_lines[1:])
+        + "  input props:\n    INPUT_PROP_DIRECT\n"
+    )
 
 
 class GeteventWriter:
@@ -111,8 +125,12 @@ class GeteventWriter:
             records.append((EV_ABS, ABS_MT_SLOT, event.pointer))
         if event.phase == "down":
             records.append((EV_ABS, ABS_MT_TRACKING_ID, next(self._tracking)))
-            records += [(EV_ABS, ABS_MT_POSITION_X, event.x), (EV_ABS, ABS_MT_POSITION_Y, event.y),
-                        (EV_ABS, ABS_MT_TOUCH_MAJOR, 6), (EV_ABS, ABS_MT_PRESSURE, 50)]
+            records += [
+                (EV_ABS, ABS_MT_POSITION_X, event.x),
+                (EV_ABS, ABS_MT_POSITION_Y, event.y),
+                (EV_ABS, ABS_MT_TOUCH_MAJOR, 6),
+                (EV_ABS, ABS_MT_PRESSURE, 50),
+            ]
             if not self.last:
                 records.append((EV_KEY, BTN_TOUCH, 1))
             self.last[event.pointer] = (event.x, event.y)

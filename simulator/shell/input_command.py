@@ -47,8 +47,20 @@ The commands and default sources are:
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
       keycombination [-t duration(ms)] <key code 1> <key code 2> ... (Default: keyboard, \
 the key order is important here.)"""
-INPUT_SOURCES = frozenset({"dpad", "keyboard", "mouse", "touchpad", "gamepad",
-                           "touchnavigation", "joystick", "touchscreen", "stylus", "trackball"})
+INPUT_SOURCES = frozenset(
+    {
+        "dpad",
+        "keyboard",
+        "mouse",
+        "touchpad",
+        "gamepad",
+        "touchnavigation",
+        "joystick",
+        "touchscreen",
+        "stylus",
+        "trackball",
+    }
+)
 
 
 class InputCommand:
@@ -71,10 +83,16 @@ class InputCommand:
             return 0 if args else 255
         verb, rest = args[0], args[1:]
         handlers: dict[str, Callable[[list[str]], None]] = {
-            "text": self._text, "keyevent": self._keyevent, "tap": self._tap,
-            "swipe": self._swipe, "draganddrop": self._draganddrop, "press": lambda a: None,
-            "roll": self._roll, "motionevent": self._motionevent,
-            "keycombination": self._keycombination}
+            "text": self._text,
+            "keyevent": self._keyevent,
+            "tap": self._tap,
+            "swipe": self._swipe,
+            "draganddrop": self._draganddrop,
+            "press": lambda a: None,
+            "roll": self._roll,
+            "motionevent": self._motionevent,
+            "keycombination": self._keycombination,
+        }
         handler = handlers.get(verb)
         if handler is None:
             call.print(f"Unknown command: {verb}")
@@ -82,17 +100,22 @@ class InputCommand:
         try:
             handler(rest)
         except UsageError as exc:
-            return java_failure(call, "input", f"java.lang.IllegalArgumentException: {exc}",
-                                "com.android.server.input.InputShellCommand.onCommand"
-                                "(InputShellCommand.java:283)")
+            return java_failure(
+                call,
+                "input",
+                f"java.lang.IllegalArgumentException: {exc}",
+                "com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:283)",
+            )
         except _NoKeyCombination:
             call.print("Unknown command: keycombination")
             return 255
         except _UnmappableText:
-            return java_failure(call, "input", "java.lang.NullPointerException: Attempt to "
-                                "get length of null array",
-                                "com.android.server.input.InputShellCommand.sendText"
-                                "(InputShellCommand.java:226)")
+            return java_failure(
+                call,
+                "input",
+                "java.lang.NullPointerException: Attempt to get length of null array",
+                "com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:226)",
+            )
         return 0
 
     def _required(self, args: list[str], count: int, verb: str) -> list[str]:
@@ -160,8 +183,12 @@ class InputCommand:
     def _motionevent(self, args: list[str]) -> None:
         a = self._required(args, 3, "motionevent")
         x, y = self._point(a[1], a[2], "motionevent")
-        actions = {"DOWN": self.backend.touch_down, "MOVE": self.backend.touch_move,
-                   "UP": self.backend.touch_up, "CANCEL": self.backend.touch_up}
+        actions = {
+            "DOWN": self.backend.touch_down,
+            "MOVE": self.backend.touch_move,
+            "UP": self.backend.touch_up,
+            "CANCEL": self.backend.touch_up,
+        }
         action = actions.get(a[0].upper())
         if action is None:
             raise UsageError(f"Unknown motionevent action: {a[0]}")

@@ -61,7 +61,7 @@ class Intent:
 def short_component(package: str, cls: str) -> str:
     """``ComponentName.flattenToShortString``."""
     if cls.startswith(package + "."):
-        return f"{package}/{cls[len(package):]}"
+        return f"{package}/{cls[len(package) :]}"
     return f"{package}/{cls}"
 
 
@@ -72,9 +72,27 @@ def parse_component(text: str) -> tuple[str, str] | None:
     return package, package + cls if cls.startswith(".") else cls
 
 
-_INTENT_VALUE_OPTS = {"--es", "--ez", "--ei", "--el", "--ef", "--eu", "--ecn", "--eia",
-                      "--eial", "--ela", "--elal", "--efa", "--efal", "--esa", "--esal",
-                      "--ed", "--eda", "--edal", "-e"}
+_INTENT_VALUE_OPTS = {
+    "--es",
+    "--ez",
+    "--ei",
+    "--el",
+    "--ef",
+    "--eu",
+    "--ecn",
+    "--eia",
+    "--eial",
+    "--ela",
+    "--elal",
+    "--efa",
+    "--efal",
+    "--esa",
+    "--esal",
+    "--ed",
+    "--eda",
+    "--edal",
+    "-e",
+}
 
 
 def parse_intent(args: list[str]) -> tuple[Intent, list[str]]:
@@ -104,8 +122,17 @@ def parse_intent(args: list[str]) -> tuple[Intent, list[str]]:
             intent.extras[key] = next(items, "")
         elif arg in ("--esn",):
             intent.extras[next(items, "")] = ""
-        elif arg in ("--user", "-R", "--start-profiler", "--sampling", "--display",
-                     "--windowingMode", "--activityType", "--task", "--receiver-permission"):
+        elif arg in (
+            "--user",
+            "-R",
+            "--start-profiler",
+            "--sampling",
+            "--display",
+            "--windowingMode",
+            "--activityType",
+            "--task",
+            "--receiver-permission",
+        ):
             others += [arg, next(items, "")]
         elif arg.startswith("-"):
             others.append(arg)

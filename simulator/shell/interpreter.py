@@ -119,8 +119,8 @@ class Shell:
     def _exec(self, call: Call) -> int:
         name = call.args[0]
         for prefix in ("/system/bin/", "/system/xbin/", "/bin/", "/vendor/bin/"):
-            if name.startswith(prefix) and name[len(prefix):] in self.commands:
-                name = name[len(prefix):]
+            if name.startswith(prefix) and name[len(prefix) :] in self.commands:
+                name = name[len(prefix) :]
         handler = self.commands.get(name)
         if handler is None:
             call.error(f"{SH}: {call.args[0]}: inaccessible or not found")
@@ -149,8 +149,9 @@ class Shell:
             if part.quoted or part.kind == "lit" or not split:
                 fields[-1].append(value)
                 keep[-1] = keep[-1] or part.quoted or bool(value)
-                globbable = globbable or (part.kind == "lit" and not part.quoted
-                                          and any(ch in value for ch in "*?["))
+                globbable = globbable or (
+                    part.kind == "lit" and not part.quoted and any(ch in value for ch in "*?[")
+                )
                 continue
             pieces = re.split(r"[ \t\n]+", value)
             for i, piece in enumerate(pieces):
@@ -174,8 +175,16 @@ class Shell:
         return out.decode(errors="replace").rstrip("\n")
 
     def _variable(self, name: str) -> str:
-        specials = {"?": str(self.status), "$": str(os.getpid()), "#": "0", "0": SH,
-                    "-": "", "!": "", "*": "", "@": ""}
+        specials = {
+            "?": str(self.status),
+            "$": str(os.getpid()),
+            "#": "0",
+            "0": SH,
+            "-": "",
+            "!": "",
+            "*": "",
+            "@": "",
+        }
         if name in specials:
             return specials[name]
         return self.vars.get(name, "")
@@ -191,15 +200,19 @@ class Shell:
                     nxt.append(posixpath.join(base, part) if base else part)
                     continue
                 entries = self.fs.listdir(self.fs.normalize(base or ".", self.cwd)) or []
-                nxt += [posixpath.join(base, n) if base else n for n, _ in entries
-                        if fnmatch.fnmatchcase(n, part) and not n.startswith(".")]
+                nxt += [
+                    posixpath.join(base, n) if base else n
+                    for n, _ in entries
+                    if fnmatch.fnmatchcase(n, part) and not n.startswith(".")
+                ]
             matches = nxt
         found = [m for m in matches if self.fs.stat(self.fs.normalize(m, self.cwd))]
         return sorted(found) or [pattern]
 
     # --- redirections -------------------------------------------------------------------
-    def _redirect(self, redirects: list[Redirect], stdin: bytes, io: ShellIO
-                  ) -> int | tuple[ShellIO, bytes, Callable[[], None]]:
+    def _redirect(
+        self, redirects: list[Redirect], stdin: bytes, io: ShellIO
+    ) -> int | tuple[ShellIO, bytes, Callable[[], None]]:
         if not redirects:
             return io, stdin, lambda: None
         fds: dict[int, Callable[[bytes], None]] = {1: io.out, 2: io.err}
@@ -211,8 +224,11 @@ class Shell:
                     fds[red.fd] = fds[int(target)]
                 continue
             if red.op == "<":
-                data = b"" if target == "/dev/null" else self.fs.read(
-                    self.fs.normalize(target, self.cwd))
+                data = (
+                    b""
+                    if target == "/dev/null"
+                    else self.fs.read(self.fs.normalize(target, self.cwd))
+                )
                 if data is None:
                     io.err(f"{SH}: can't open {target}: No such file or directory\n".encode())
                     return 1
@@ -233,6 +249,7 @@ class Shell:
         def flush() -> None:
             for path, buf in files:
                 self.fs.write(path, bytes(buf), append=True)
+
         return RedirectedIO(io, fds), stdin, flush
 
 

@@ -12,14 +12,14 @@ _BINDER_FRAMES = (
     "android.os.Binder.shellCommand(Binder.java:1092)",
     "android.os.Binder.onTransact(Binder.java:912)",
     "android.os.Binder.execTransactInternal(Binder.java:1392)",
-    "android.os.Binder.execTransact(Binder.java:1299)")
+    "android.os.Binder.execTransact(Binder.java:1299)",
+)
 
 
 def java_failure(call: Call, command: str, exception: str, where: str) -> int:
     """What a failing ``ShellCommand`` prints to stderr; status 255."""
     frames = "".join(f"\tat {frame}\n" for frame in (where, *_BINDER_FRAMES))
-    call.error(f"\nException occurred while executing '{command}':\n{exception}\n{frames}",
-               end="")
+    call.error(f"\nException occurred while executing '{command}':\n{exception}\n{frames}", end="")
     return 255
 
 

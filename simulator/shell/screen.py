@@ -44,8 +44,11 @@ class ScreenCommands:
                 target = arg
         if target is not None and target.endswith(".png"):
             png = True
-        data = self.backend.screencap_png() if png else screencap_raw_bytes(
-            *self.backend.screencap_raw())
+        data = (
+            self.backend.screencap_png()
+            if png
+            else screencap_raw_bytes(*self.backend.screencap_raw())
+        )
         if target is None:
             call.io.out(data)
             return 0
@@ -71,8 +74,10 @@ class ScreenCommands:
         return 255
 
     def uiautomator(self, call: Call) -> int:
-        call.error("ERROR: uiautomator is not available on this phone: screenpilot's virtual "
-                   "phone is vision-only and exposes no accessibility tree (use screencap)")
+        call.error(
+            "ERROR: uiautomator is not available on this phone: screenpilot's virtual "
+            "phone is vision-only and exposes no accessibility tree (use screencap)"
+        )
         return 1
 
 

@@ -142,7 +142,7 @@ class Lexer:
         end = self.s.find("'", self.i + 1)
         if end < 0:
             raise ShellSyntaxError("no closing quote")
-        self._add(Part("lit", self.s[self.i + 1:end], True))
+        self._add(Part("lit", self.s[self.i + 1 : end], True))
         self.i = end + 1
 
     def _double_quoted(self) -> None:
@@ -185,16 +185,16 @@ class Lexer:
         self.started = True
 
     def _dollar(self, *, quoted: bool) -> None:
-        rest = self.s[self.i + 1:]
+        rest = self.s[self.i + 1 :]
         if rest.startswith("("):
             end = _matching_paren(self.s, self.i + 2)
-            self._add(Part("sub", self.s[self.i + 2:end], quoted))
+            self._add(Part("sub", self.s[self.i + 2 : end], quoted))
             self.i = end + 1
         elif rest.startswith("{"):
             end = self.s.find("}", self.i + 2)
             if end < 0:
                 raise ShellSyntaxError("${: bad substitution")
-            name = self.s[self.i + 2:end]
+            name = self.s[self.i + 2 : end]
             if not (NAME.fullmatch(name) or (len(name) == 1 and name in _SPECIAL_PARAMS)):
                 raise ShellSyntaxError(f"${{{name}}}: bad substitution")
             self._add(Part("var", name, quoted))
@@ -229,7 +229,7 @@ class Lexer:
 
     def _operator(self) -> None:
         self._end_word()
-        two = self.s[self.i:self.i + 2]
+        two = self.s[self.i : self.i + 2]
         if two in ("&&", "||"):
             self.tokens.append(Op(two))
             self.i += 2
@@ -246,7 +246,7 @@ class Lexer:
             self.lit, self.started = [], False
         self._end_word()
         c = self.s[self.i]
-        op = self.s[self.i:self.i + 2]
+        op = self.s[self.i : self.i + 2]
         if op in (">>", ">&", "<&", ">|"):
             self.i += 2
             op = ">" if op == ">|" else op

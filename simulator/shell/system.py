@@ -14,13 +14,26 @@ from screenpilot.simulator.shell.call import Builtin, Call
 if TYPE_CHECKING:
     from screenpilot.simulator.shell.interpreter import Shell
 
-DISPLAY_ID_TEXT = ('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL '
-                   'displayName="EMU_display_0"')
-KNOWN_PROPS = ("ro.build.version.release", "ro.build.version.sdk", "ro.build.fingerprint",
-               "ro.product.brand", "ro.product.manufacturer", "ro.product.model",
-               "ro.product.name", "ro.product.device", "ro.serialno", "ro.hardware",
-               "ro.sf.lcd_density", "ro.product.cpu.abi", "ro.build.type",
-               "sys.boot_completed", "persist.sys.locale")
+DISPLAY_ID_TEXT = (
+    'Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"'
+)
+KNOWN_PROPS = (
+    "ro.build.version.release",
+    "ro.build.version.sdk",
+    "ro.build.fingerprint",
+    "ro.product.brand",
+    "ro.product.manufacturer",
+    "ro.product.model",
+    "ro.product.name",
+    "ro.product.device",
+    "ro.serialno",
+    "ro.hardware",
+    "ro.sf.lcd_density",
+    "ro.product.cpu.abi",
+    "ro.build.type",
+    "sys.boot_completed",
+    "persist.sys.locale",
+)
 SETTINGS_NAMESPACES = ("system", "secure", "global")
 
 
@@ -31,17 +44,23 @@ class SystemCommands:
         self.backend = shell.backend
 
     def table(self) -> dict[str, Builtin]:
-        return {"settings": self.settings, "content": self.content, "dumpsys": self.dumpsys,
-                "getprop": self.getprop}
+        return {
+            "settings": self.settings,
+            "content": self.content,
+            "dumpsys": self.dumpsys,
+            "getprop": self.getprop,
+        }
 
     def settings(self, call: Call) -> int:
         args = list(call.args)
         while args and args[0] in ("--user", "--lineage"):
             args = args[2:] if args[0] == "--user" else args[1:]
         if len(args) < 2 or args[0] not in ("get", "put", "list", "delete"):
-            call.error("usage:  settings [--user <USER_ID> | current] get namespace key\n"
-                       "        settings [--user <USER_ID> | current] put namespace key value"
-                       "\n        settings [--user <USER_ID> | current] list namespace")
+            call.error(
+                "usage:  settings [--user <USER_ID> | current] get namespace key\n"
+                "        settings [--user <USER_ID> | current] put namespace key value"
+                "\n        settings [--user <USER_ID> | current] list namespace"
+            )
             return 255
         verb, namespace = args[0], args[1]
         if namespace not in SETTINGS_NAMESPACES:
@@ -66,9 +85,11 @@ class SystemCommands:
     def content(self, call: Call) -> int:
         args = call.args
         if not args or args[0] != "query":
-            call.error("usage: adb shell content [subcommand] [options]\n\nusage: adb shell "
-                       "content query --uri <URI> [--user <USER_ID>] [--projection "
-                       "<PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]")
+            call.error(
+                "usage: adb shell content [subcommand] [options]\n\nusage: adb shell "
+                "content query --uri <URI> [--user <USER_ID>] [--projection "
+                "<PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]"
+            )
             return 255 if args else 0
         opts = dict(zip(args[1::2], args[2::2], strict=False))
         uri = opts.get("--uri")
@@ -82,8 +103,10 @@ class SystemCommands:
         try:
             rows = query_rows(rows, opts.get("--where"), opts.get("--sort"))
         except ValueError as exc:
-            call.error(f"Error while accessing provider:{authority}\n"
-                       f"android.database.sqlite.SQLiteException: {exc}")
+            call.error(
+                f"Error while accessing provider:{authority}\n"
+                f"android.database.sqlite.SQLiteException: {exc}"
+            )
             return 1
         projection = opts["--projection"].split(":") if "--projection" in opts else None
         if not rows:
@@ -94,20 +117,32 @@ class SystemCommands:
         return 0
 
     def _provider_error(self, call: Call, authority: str) -> int:
-        call.error(f"Error while accessing provider:{authority}\n"
-                   f"java.lang.IllegalStateException: Could not find provider: {authority}\n"
-                   "\tat com.android.commands.content.Content$Command.execute"
-                   "(Content.java:529)\n"
-                   "\tat com.android.commands.content.Content.main(Content.java:742)\n"
-                   "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
-                   "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:360)")
+        call.error(
+            f"Error while accessing provider:{authority}\n"
+            f"java.lang.IllegalStateException: Could not find provider: {authority}\n"
+            "\tat com.android.commands.content.Content$Command.execute"
+            "(Content.java:529)\n"
+            "\tat com.android.commands.content.Content.main(Content.java:742)\n"
+            "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
+            "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:360)"
+        )
         return 1
 
     def dumpsys(self, call: Call) -> int:
         if not call.args or call.args[0] == "-l":
             call.print("Currently running services:")
-            for name in ("activity", "alarm", "display", "input", "input_method", "package",
-                         "power", "settings", "SurfaceFlinger", "window"):
+            for name in (
+                "activity",
+                "alarm",
+                "display",
+                "input",
+                "input_method",
+                "package",
+                "power",
+                "settings",
+                "SurfaceFlinger",
+                "window",
+            ):
                 call.print(f"  {name}")
             return 0
         service, rest = call.args[0], call.args[1:]
@@ -132,18 +167,20 @@ class SystemCommands:
         return 0
 
 
-def query_rows(rows: list[dict[str, str]], where: str | None, sort: str | None
-               ) -> list[dict[str, str]]:
+def query_rows(
+    rows: list[dict[str, str]], where: str | None, sort: str | None
+) -> list[dict[str, str]]:
     """Rows filtered by ``col=value [AND ...]`` and ordered by ``col [ASC|DESC]``."""
     if where:
         for clause in re.split(r"\s+AND\s+", where.strip(), flags=re.IGNORECASE):
             m = re.fullmatch(r"\s*(\w+)\s*=\s*(?:'([^']*)'|\"([^\"]*)\"|(\S+))\s*", clause)
             if m is None:
-                raise ValueError(f"near \"{clause}\": syntax error (code 1 SQLITE_ERROR)")
+                raise ValueError(f'near "{clause}": syntax error (code 1 SQLITE_ERROR)')
             col, value = m.group(1), next(g for g in m.groups()[1:] if g is not None)
             rows = [r for r in rows if r.get(col) == value]
     if sort:
         col, _, direction = sort.strip().partition(" ")
-        rows = sorted(rows, key=lambda r: r.get(col, ""),
-                      reverse=direction.strip().upper() == "DESC")
+        rows = sorted(
+            rows, key=lambda r: r.get(col, ""), reverse=direction.strip().upper() == "DESC"
+        )
     return rows

@@ -17,10 +17,12 @@ from screenpilot.simulator.shell.filesystem import FileEntry
 if TYPE_CHECKING:
     from screenpilot.simulator.shell.interpreter import Shell
 
-ID_TEXT = ("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),"
-           "1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),"
-           "3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),"
-           "3011(uhid),3012(readtracefs) context=u:r:shell:s0")
+ID_TEXT = (
+    "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),"
+    "1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),"
+    "3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),"
+    "3011(uhid),3012(readtracefs) context=u:r:shell:s0"
+)
 
 
 class Toybox:
@@ -31,11 +33,26 @@ class Toybox:
         self.fs = shell.fs
 
     def table(self) -> dict[str, Builtin]:
-        return {"echo": self.echo, "true": lambda c: 0, "false": lambda c: 1, "id": self.id,
-                "whoami": self.whoami, "sleep": self.sleep, "cat": self.cat, "ls": self.ls,
-                "rm": self.rm, "mkdir": self.mkdir, "grep": self.grep, "head": self.head,
-                "tail": self.tail, "wc": self.wc, "pwd": self.pwd, "cd": self.cd,
-                "exit": self.exit, "uname": self.uname}
+        return {
+            "echo": self.echo,
+            "true": lambda c: 0,
+            "false": lambda c: 1,
+            "id": self.id,
+            "whoami": self.whoami,
+            "sleep": self.sleep,
+            "cat": self.cat,
+            "ls": self.ls,
+            "rm": self.rm,
+            "mkdir": self.mkdir,
+            "grep": self.grep,
+            "head": self.head,
+            "tail": self.tail,
+            "wc": self.wc,
+            "pwd": self.pwd,
+            "cd": self.cd,
+            "exit": self.exit,
+            "uname": self.uname,
+        }
 
     def echo(self, call: Call) -> int:
         args, newline, escapes = list(call.args), True, False
@@ -58,8 +75,11 @@ class Toybox:
         return 0
 
     def uname(self, call: Call) -> int:
-        call.print("Linux" if not call.args else "Linux localhost 5.15.110-android14 #1 "
-                   "SMP PREEMPT aarch64 Toybox")
+        call.print(
+            "Linux"
+            if not call.args
+            else "Linux localhost 5.15.110-android14 #1 SMP PREEMPT aarch64 Toybox"
+        )
         return 0
 
     def pwd(self, call: Call) -> int:
@@ -133,8 +153,9 @@ class Toybox:
         flags = "".join(a[1:] for a in call.args if a.startswith("-"))
         status = 0
         for path in (a for a in call.args if not a.startswith("-")):
-            error = self.fs.remove(self.fs.normalize(path, self.shell.cwd),
-                                   recursive="r" in flags or "R" in flags)
+            error = self.fs.remove(
+                self.fs.normalize(path, self.shell.cwd), recursive="r" in flags or "R" in flags
+            )
             if error and not ("f" in flags and error.startswith("No such")):
                 call.error(f"rm: {path}: {error}")
                 status = 1
@@ -160,12 +181,16 @@ class Toybox:
         if "F" in flags:
             pattern = re.escape(pattern)
         elif "E" not in flags:
-            pattern = re.sub(r"\\([+?|(){}])|([+?|(){}])",
-                             lambda m: m.group(1) or "\\" + m.group(2), pattern)
+            pattern = re.sub(
+                r"\\([+?|(){}])|([+?|(){}])", lambda m: m.group(1) or "\\" + m.group(2), pattern
+            )
         regex = re.compile(pattern, re.IGNORECASE if "i" in flags else 0)
         text = call.stdin if not files else b"".join(d or b"" for _, d in self._files(call))
-        lines = [ln for ln in text.decode(errors="replace").splitlines()
-                 if bool(regex.search(ln)) != ("v" in flags)]
+        lines = [
+            ln
+            for ln in text.decode(errors="replace").splitlines()
+            if bool(regex.search(ln)) != ("v" in flags)
+        ]
         if "c" in flags:
             call.print(str(len(lines)))
         elif "q" not in flags:
@@ -184,8 +209,9 @@ class Toybox:
             else:
                 files.append(arg)
         if files:
-            return count, b"".join(self.fs.read(self.fs.normalize(f, self.shell.cwd)) or b""
-                                   for f in files)
+            return count, b"".join(
+                self.fs.read(self.fs.normalize(f, self.shell.cwd)) or b"" for f in files
+            )
         return count, call.stdin
 
     def head(self, call: Call) -> int:
@@ -211,7 +237,6 @@ class Toybox:
 
 def _ls_long(name: str, entry: FileEntry) -> str:
     kind = "d" if entry.is_dir else "-"
-    perm = "".join(c if entry.mode & (1 << (8 - i)) else "-"
-                   for i, c in enumerate("rwxrwxrwx"))
+    perm = "".join(c if entry.mode & (1 << (8 - i)) else "-" for i, c in enumerate("rwxrwxrwx"))
     stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.mtime))
     return f"{kind}{perm} 1 shell shell {len(entry.data):>8} {stamp} {name}"

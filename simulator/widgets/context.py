@@ -25,9 +25,16 @@ Size = tuple[float, float]
 class RenderCtx:
     """State of one rendering pass: painter, theme, density, truth collected so far."""
 
-    def __init__(self, painter: Painter, theme: Theme, scale: float, *,
-                 fields: Mapping[str, str] | None = None, focus: str | None = None,
-                 font_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        painter: Painter,
+        theme: Theme,
+        scale: float,
+        *,
+        fields: Mapping[str, str] | None = None,
+        focus: str | None = None,
+        font_scale: float = 1.0,
+    ) -> None:
         self.painter = painter
         self.theme = theme
         self.scale = scale
@@ -74,33 +81,65 @@ class RenderCtx:
             return None
         return Box.of(x1, y1, x2, y2)
 
-    def add(self, kind: ElementKind, box: BoxF, *, text: str = "", icon: str = "",
-            caption: str = "", field: str = "", editable: bool = False,
-            checked: bool | None = None, selected: bool = False, password: bool = False,
-            hint: bool = False, clickable: bool = False) -> int | None:
+    def add(
+        self,
+        kind: ElementKind,
+        box: BoxF,
+        *,
+        text: str = "",
+        icon: str = "",
+        caption: str = "",
+        field: str = "",
+        editable: bool = False,
+        checked: bool | None = None,
+        selected: bool = False,
+        password: bool = False,
+        hint: bool = False,
+        clickable: bool = False,
+    ) -> int | None:
         """Record a drawn element; returns its index (None when clipped away)."""
         clipped = self.clip_box(box)
         if clipped is None:
             return None
-        self.elements.append(TruthElement(
-            kind=kind, box=clipped, text=text, icon=icon, caption=caption,
-            key=self._keys[-1] if self._keys else "", field=field,
-            clickable=clickable or bool(self._keys), editable=editable, checked=checked,
-            selected=selected, password=password, hint=hint,
-            block=self._block_stack[-1] if self._block_stack else None))
+        self.elements.append(
+            TruthElement(
+                kind=kind,
+                box=clipped,
+                text=text,
+                icon=icon,
+                caption=caption,
+                key=self._keys[-1] if self._keys else "",
+                field=field,
+                clickable=clickable or bool(self._keys),
+                editable=editable,
+                checked=checked,
+                selected=selected,
+                password=password,
+                hint=hint,
+                block=self._block_stack[-1] if self._block_stack else None,
+            )
+        )
         return len(self.elements) - 1
 
-    def target(self, box: BoxF, key: str, role: TargetRole = "tap", *, field: str = "",
-               value: float | None = None, track: tuple[int, int] | None = None,
-               steps: int = 0) -> None:
+    def target(
+        self,
+        box: BoxF,
+        key: str,
+        role: TargetRole = "tap",
+        *,
+        field: str = "",
+        value: float | None = None,
+        track: tuple[int, int] | None = None,
+        steps: int = 0,
+    ) -> None:
         clipped = self.clip_box(box)
         if clipped is not None and (key or field):
-            self.targets.append(Target(clipped, key, role, field, value, track, steps,
-                                       self.layer))
+            self.targets.append(Target(clipped, key, role, field, value, track, steps, self.layer))
 
     @contextmanager
-    def block(self, kind: BlockKind, box: BoxF, caption: str = "",
-              scrollable: bool = False) -> Iterator[int]:
+    def block(
+        self, kind: BlockKind, box: BoxF, caption: str = "", scrollable: bool = False
+    ) -> Iterator[int]:
         """Elements recorded inside belong to this block; yields its index."""
         clipped = self.clip_box(box) or Box(0, 0, 1, 1)
         self.blocks.append(TruthBlock(kind, clipped, caption, scrollable))

@@ -55,8 +55,13 @@ class Button(Widget):
             cx += rc.dp(26)
         label = draw.ellipsize(self.text, size, 500, w - rc.dp(16))
         rc.painter.text(cx, y + (h - draw.line_height(size)) / 2, label, size, fg_rgb, 500)
-        rc.add(ElementKind.BUTTON, box, text=label, icon=self.icon,
-               clickable=self.enabled and bool(self.key))
+        rc.add(
+            ElementKind.BUTTON,
+            box,
+            text=label,
+            icon=self.icon,
+            clickable=self.enabled and bool(self.key),
+        )
 
 
 @dataclass(eq=False)
@@ -86,11 +91,17 @@ class EditText(Widget):
         elif self.style == "filled":
             rc.painter.rounded(box, rc.dp(4), rc.color("surface_variant"))
             line_h = rc.dp(2 if focused else 1)
-            rc.painter.rect((box[0], box[3] - line_h, box[2], box[3]),
-                            rc.color("accent" if focused else "outline"))
+            rc.painter.rect(
+                (box[0], box[3] - line_h, box[2], box[3]),
+                rc.color("accent" if focused else "outline"),
+            )
         else:
-            rc.painter.outline(box, rc.dp(4), rc.dp(2 if focused else 1),
-                               rc.color("accent" if focused else "outline"))
+            rc.painter.outline(
+                box,
+                rc.dp(4),
+                rc.dp(2 if focused else 1),
+                rc.color("accent" if focused else "outline"),
+            )
 
     def paint(self, rc: RenderCtx, x: float, y: float, w: float, h: float) -> None:
         box = (x, y, x + w, y + h)
@@ -102,8 +113,9 @@ class EditText(Widget):
             rc.target(box, self.submit, "field", field=self.field)
         tx = x + rc.dp(16)
         if self.icon:
-            rc.painter.icon(self.icon, tx + rc.dp(12), y + h / 2, round(rc.dp(24)),
-                            rc.color("secondary"))
+            rc.painter.icon(
+                self.icon, tx + rc.dp(12), y + h / 2, round(rc.dp(24)), rc.color("secondary")
+            )
             tx += rc.dp(40)
         value = rc.fields.get(self.field, "")
         shown = "•" * len(value) if self.password else value
@@ -120,12 +132,24 @@ class EditText(Widget):
             end = tx
         if focused:
             cur_h = draw.line_height(size) * 0.8
-            rc.painter.rect((end + rc.dp(1), y + (h - cur_h) / 2, end + rc.dp(3),
-                             y + (h + cur_h) / 2), rc.color("accent"))
+            rc.painter.rect(
+                (end + rc.dp(1), y + (h - cur_h) / 2, end + rc.dp(3), y + (h + cur_h) / 2),
+                rc.color("accent"),
+            )
         del ink
-        rc.add(ElementKind.EDIT_TEXT, box, text=shown or self.hint, hint=not shown and
-               bool(self.hint), password=self.password, editable=True, clickable=True,
-               field=self.field, selected=focused, caption=self.caption, icon=self.icon)
+        rc.add(
+            ElementKind.EDIT_TEXT,
+            box,
+            text=shown or self.hint,
+            hint=not shown and bool(self.hint),
+            password=self.password,
+            editable=True,
+            clickable=True,
+            field=self.field,
+            selected=focused,
+            caption=self.caption,
+            icon=self.icon,
+        )
 
 
 @dataclass(eq=False)
@@ -152,8 +176,13 @@ class Switch(Widget):
             p.rounded(box, th / 2, rc.color("switch_off_track"))
             p.outline(box, th / 2, rc.dp(2), rc.color("outline"))
             p.circle(tx + th / 2, ty + th / 2, rc.dp(8), rc.color("switch_off_thumb"))
-        rc.add(ElementKind.SWITCH, box, checked=self.checked, caption=self.caption,
-               clickable=bool(self.key))
+        rc.add(
+            ElementKind.SWITCH,
+            box,
+            checked=self.checked,
+            caption=self.caption,
+            clickable=bool(self.key),
+        )
 
 
 @dataclass(eq=False)
@@ -174,14 +203,19 @@ class CheckBox(Widget):
         box = (bx, by, bx + s, by + s)
         if self.checked:
             rc.painter.rounded(box, rc.dp(2), rc.color("accent"))
-            rc.painter.icon("check_bold", bx + s / 2, by + s / 2, round(rc.dp(15)),
-                            rc.color("on_accent"))
+            rc.painter.icon(
+                "check_bold", bx + s / 2, by + s / 2, round(rc.dp(15)), rc.color("on_accent")
+            )
         else:
             rc.painter.outline(box, rc.dp(2), rc.dp(2), rc.color("secondary"))
         pad = rc.dp(3)
-        rc.add(ElementKind.CHECK_BOX, (bx - pad, by - pad, bx + s + pad, by + s + pad),
-               checked=self.checked, caption=self.caption or self.label,
-               clickable=bool(self.key))
+        rc.add(
+            ElementKind.CHECK_BOX,
+            (bx - pad, by - pad, bx + s + pad, by + s + pad),
+            checked=self.checked,
+            caption=self.caption or self.label,
+            clickable=bool(self.key),
+        )
         if self.label:
             Text(text=self.label, size=16).render(rc, x + rc.dp(48), y, w - rc.dp(48), h)
 
@@ -201,8 +235,13 @@ class RadioGroup(Widget):
     def paint(self, rc: RenderCtx, x: float, y: float, w: float, h: float) -> None:
         row = rc.dp(48)
         chosen = self.options[self.selected] if 0 <= self.selected < len(self.options) else ""
-        rc.add(ElementKind.RADIO_GROUP, (x, y, x + w, y + h), text=chosen,
-               caption=self.caption, clickable=bool(self.key))
+        rc.add(
+            ElementKind.RADIO_GROUP,
+            (x, y, x + w, y + h),
+            text=chosen,
+            caption=self.caption,
+            clickable=bool(self.key),
+        )
         for i, option in enumerate(self.options):
             ry = y + i * row
             cx, cy = x + rc.dp(12), ry + row / 2
@@ -214,8 +253,13 @@ class RadioGroup(Widget):
                 rc.target((x, ry, x + w, ry + row), self.key, value=float(i))
             size = rc.sp(16)
             label = draw.ellipsize(option, size, 400, w - rc.dp(40))
-            ink = rc.painter.text(x + rc.dp(40), ry + (row - draw.line_height(size)) / 2,
-                                  label, size, rc.color("primary"))
+            ink = rc.painter.text(
+                x + rc.dp(40),
+                ry + (row - draw.line_height(size)) / 2,
+                label,
+                size,
+                rc.color("primary"),
+            )
             rc.add(ElementKind.TEXT, ink, text=label, selected=on, clickable=bool(self.key))
 
 
@@ -236,8 +280,7 @@ class SeekBar(Widget):
         v = min(1.0, max(0.0, self.value))
         pos = x1 + (x2 - x1) * v
         th = rc.dp(4)
-        rc.painter.rounded((x1, cy - th / 2, x2, cy + th / 2), th / 2,
-                           rc.color("accent_container"))
+        rc.painter.rounded((x1, cy - th / 2, x2, cy + th / 2), th / 2, rc.color("accent_container"))
         if pos > x1:
             rc.painter.rounded((x1, cy - th / 2, pos, cy + th / 2), th / 2, rc.color("accent"))
         rc.painter.circle(pos, cy, r, rc.color("accent"))
@@ -262,15 +305,20 @@ class RatingBar(Widget):
     def paint(self, rc: RenderCtx, x: float, y: float, w: float, h: float) -> None:
         step = rc.dp(self.size + 4)
         for i in range(self.stars):
-            name = ("star" if self.rating >= i + 1 else
-                    "star_half_full" if self.rating > i else "star_outline")
-            rc.painter.icon(name, x + step * (i + 0.5), y + h / 2, round(rc.dp(self.size)),
-                            rc.color("star"))
+            name = (
+                "star"
+                if self.rating >= i + 1
+                else "star_half_full"
+                if self.rating > i
+                else "star_outline"
+            )
+            rc.painter.icon(
+                name, x + step * (i + 0.5), y + h / 2, round(rc.dp(self.size)), rc.color("star")
+            )
         box = (x, y, x + step * self.stars, y + h)
         rc.add(ElementKind.RATING_BAR, box, text=f"{self.rating:g}", clickable=bool(self.key))
         if self.key:
-            rc.target(box, self.key, "rating", track=(round(x), round(box[2])),
-                      steps=self.stars)
+            rc.target(box, self.key, "rating", track=(round(x), round(box[2])), steps=self.stars)
 
 
 @dataclass(eq=False)
@@ -289,9 +337,10 @@ class Spinner(Widget):
         rc.painter.outline(box, rc.dp(4), rc.dp(1), rc.color("outline"))
         size = rc.sp(16)
         label = draw.ellipsize(self.text, size, 400, w - rc.dp(56))
-        rc.painter.text(x + rc.dp(12), y + (h - draw.line_height(size)) / 2, label, size,
-                        rc.color("primary"))
-        rc.painter.icon("menu_down", x + w - rc.dp(22), y + h / 2, round(rc.dp(24)),
-                        rc.color("secondary"))
-        rc.add(ElementKind.SPINNER, box, text=label, caption=self.caption,
-               clickable=bool(self.key))
+        rc.painter.text(
+            x + rc.dp(12), y + (h - draw.line_height(size)) / 2, label, size, rc.color("primary")
+        )
+        rc.painter.icon(
+            "menu_down", x + w - rc.dp(22), y + h / 2, round(rc.dp(24)), rc.color("secondary")
+        )
+        rc.add(ElementKind.SPINNER, box, text=label, caption=self.caption, clickable=bool(self.key))

@@ -75,8 +75,9 @@ class Column(_Container):
     def natural(self, rc: RenderCtx, max_w: float) -> Size:
         pl, pt, pr, pb = (rc.dp(v) for v in pad4(self.padding))
         sizes = self._sizes(rc, max(0.0, max_w - pl - pr))
-        gaps = max(0, len(sizes) - 1) * (rc.dp(self.spacing) + (self._div(rc)
-                                                                 if self.dividers else 0))
+        gaps = max(0, len(sizes) - 1) * (
+            rc.dp(self.spacing) + (self._div(rc) if self.dividers else 0)
+        )
         h = sum(s[1] for s in sizes) + gaps + pt + pb
         w = (max((s[0] for s in sizes), default=0.0) + pl + pr) if self.wrap else max_w
         return (w, h)
@@ -99,8 +100,9 @@ class Column(_Container):
                 rc.painter.rect((ix1 + inset, cy, ix2, cy + self._div(rc)), rc.color("divider"))
                 cy += self._div(rc)
             width = ix2 - ix1 if self.align == "stretch" else cw
-            cx = {"start": ix1, "center": ix1 + (ix2 - ix1 - width) / 2,
-                  "end": ix2 - width}.get(self.align, ix1)
+            cx = {"start": ix1, "center": ix1 + (ix2 - ix1 - width) / 2, "end": ix2 - width}.get(
+                self.align, ix1
+            )
             if cy > rc.clip[1]:
                 break
             child.render(rc, cx, cy, width, ch)
@@ -152,8 +154,7 @@ class Row(_Container):
         if self.justify == "between" and len(sizes) > 1:
             gap += free / (len(sizes) - 1)
         for child, (cw, ch) in zip(self.children, sizes, strict=True):
-            cy = {"start": iy1, "center": iy1 + (iy2 - iy1 - ch) / 2,
-                  "end": iy2 - ch}[self.align]
+            cy = {"start": iy1, "center": iy1 + (iy2 - iy1 - ch) / 2, "end": iy2 - ch}[self.align]
             child.render(rc, cx, cy, cw, ch)
             cx += cw + gap
 
@@ -168,7 +169,7 @@ class Grid(_Container):
 
     def _rows(self) -> list[Sequence[Widget]]:
         n = max(1, self.columns)
-        return [self.children[i:i + n] for i in range(0, len(self.children), n)]
+        return [self.children[i : i + n] for i in range(0, len(self.children), n)]
 
     def _cell_w(self, rc: RenderCtx, inner_w: float) -> float:
         n = max(1, self.columns)

@@ -41,17 +41,30 @@ class TabBar(Widget):
                 rc.target((cx - cell / 2, y, cx + cell / 2, y + h), tab.key)
                 with rc.clickable(tab.key):
                     if on:
-                        rc.painter.rounded((cx - rc.dp(32), y + rc.dp(12), cx + rc.dp(32),
-                                            y + rc.dp(44)), rc.dp(16),
-                                           rc.color("accent_container"))
-                    box = rc.painter.icon(tab.icon, cx, y + rc.dp(28), round(rc.dp(24)),
-                                          rc.color("on_accent_container" if on else "secondary"))
+                        rc.painter.rounded(
+                            (cx - rc.dp(32), y + rc.dp(12), cx + rc.dp(32), y + rc.dp(44)),
+                            rc.dp(16),
+                            rc.color("accent_container"),
+                        )
+                    box = rc.painter.icon(
+                        tab.icon,
+                        cx,
+                        y + rc.dp(28),
+                        round(rc.dp(24)),
+                        rc.color("on_accent_container" if on else "secondary"),
+                    )
                     rc.add(ElementKind.ICON, box, icon=tab.icon, selected=on)
                     size = rc.sp(12)
                     label = draw.ellipsize(tab.label, size, 500, cell - rc.dp(8))
                     tw = draw.text_width(label, size, 500)
-                    ink = rc.painter.text(cx - tw / 2, y + rc.dp(50), label, size,
-                                          rc.color("accent" if on else "secondary"), 500)
+                    ink = rc.painter.text(
+                        cx - tw / 2,
+                        y + rc.dp(50),
+                        label,
+                        size,
+                        rc.color("accent" if on else "secondary"),
+                        500,
+                    )
                     idx = rc.add(ElementKind.TEXT, ink, text=label, selected=on)
                     if on:
                         active_el = idx
@@ -73,7 +86,14 @@ class PageIndicator(Widget):
         x0 = x + (w - step * self.count) / 2
         for i in range(self.count):
             on = i == self.index
-            rc.painter.circle(x0 + step * (i + 0.5), y + h / 2, rc.dp(4 if on else 3),
-                              rc.color("accent" if on else "disabled"))
-        rc.add(ElementKind.PAGE_INDICATOR, (x0, y, x0 + step * self.count, y + h),
-               text=f"{self.index + 1}/{self.count}")
+            rc.painter.circle(
+                x0 + step * (i + 0.5),
+                y + h / 2,
+                rc.dp(4 if on else 3),
+                rc.color("accent" if on else "disabled"),
+            )
+        rc.add(
+            ElementKind.PAGE_INDICATOR,
+            (x0, y, x0 + step * self.count, y + h),
+            text=f"{self.index + 1}/{self.count}",
+        )

@@ -27,15 +27,19 @@ class Fab(Widget):
         return (rc.dp(56) + lw, rc.dp(56))
 
     def paint(self, rc: RenderCtx, x: float, y: float, w: float, h: float) -> None:
-        rc.painter.rounded((x + rc.dp(1), y + rc.dp(2), x + w + rc.dp(1), y + h + rc.dp(2)),
-                           rc.dp(16), mix(rc.color("background"), (0, 0, 0), 0.18))
+        rc.painter.rounded(
+            (x + rc.dp(1), y + rc.dp(2), x + w + rc.dp(1), y + h + rc.dp(2)),
+            rc.dp(16),
+            mix(rc.color("background"), (0, 0, 0), 0.18),
+        )
         rc.painter.rounded((x, y, x + w, y + h), rc.dp(16), rc.color("accent_container"))
         fg = rc.color("on_accent_container")
         rc.painter.icon(self.icon, x + rc.dp(28), y + h / 2, round(rc.dp(24)), fg)
         if self.label:
             size = rc.sp(14)
-            rc.painter.text(x + rc.dp(52), y + (h - draw.line_height(size)) / 2, self.label,
-                            size, fg, 500)
+            rc.painter.text(
+                x + rc.dp(52), y + (h - draw.line_height(size)) / 2, self.label, size, fg, 500
+            )
         rc.add(ElementKind.BUTTON, (x, y, x + w, y + h), text=self.label, icon=self.icon)
 
 
@@ -53,17 +57,26 @@ class Dialog(Widget):
         if self.icon:
             parts.append(Icon(name=self.icon, color="accent"))
         if self.title:
-            parts.append(Text(text=self.title, size=24, max_lines=2,
-                              align="center" if self.icon else "start"))
+            parts.append(
+                Text(
+                    text=self.title, size=24, max_lines=2, align="center" if self.icon else "start"
+                )
+            )
         if isinstance(self.body, str):
             if self.body:
                 parts.append(Text(text=self.body, size=14, color="secondary", max_lines=12))
         else:
             parts.append(self.body)
         if self.buttons:
-            parts.append(Row(children=[Button(text=label, key=key, style="text")
-                                       for label, key in self.buttons],
-                             justify="end", spacing=8))
+            parts.append(
+                Row(
+                    children=[
+                        Button(text=label, key=key, style="text") for label, key in self.buttons
+                    ],
+                    justify="end",
+                    spacing=8,
+                )
+            )
         return Column(children=parts, padding=(24, 24, 24, 18), spacing=16)
 
     def natural(self, rc: RenderCtx, max_w: float) -> Size:

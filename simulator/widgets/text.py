@@ -29,9 +29,11 @@ class Text(Widget):
             return [draw.ellipsize(self.text, size, self.font_weight, max_w)]
         lines = draw.wrap(self.text, size, self.font_weight, max_w)
         if len(lines) > self.max_lines:
-            last = " ".join(lines[self.max_lines - 1:])
-            lines = [*lines[:self.max_lines - 1],
-                     draw.ellipsize(last, size, self.font_weight, max_w)]
+            last = " ".join(lines[self.max_lines - 1 :])
+            lines = [
+                *lines[: self.max_lines - 1],
+                draw.ellipsize(last, size, self.font_weight, max_w),
+            ]
         return lines
 
     def natural(self, rc: RenderCtx, max_w: float) -> Size:
@@ -51,10 +53,19 @@ class Text(Widget):
         for i, line in enumerate(lines):
             lw = draw.text_width(line, size, self.font_weight)
             lx = {"start": x, "center": x + (w - lw) / 2, "end": x + w - lw}[self.align]
-            box = rc.painter.text(lx, top + i * lh, line, size, rc.color(self.color),
-                                  self.font_weight)
-            ink = box if ink is None else (min(ink[0], box[0]), min(ink[1], box[1]),
-                                           max(ink[2], box[2]), max(ink[3], box[3]))
+            box = rc.painter.text(
+                lx, top + i * lh, line, size, rc.color(self.color), self.font_weight
+            )
+            ink = (
+                box
+                if ink is None
+                else (
+                    min(ink[0], box[0]),
+                    min(ink[1], box[1]),
+                    max(ink[2], box[2]),
+                    max(ink[3], box[3]),
+                )
+            )
         if ink is not None:
             rc.add(ElementKind.TEXT, ink, text="\n".join(lines).replace("\n", " "))
 
