@@ -1,0 +1,115 @@
+"""``Screen``: what screenpilot knows of one screenshot, and the text planners read of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from screenpilot.model.elements import Block, Element, Sensitivity
+from screenpilot.model.record import Record, fail
+
+
+@dataclass(frozen=True, slots=True)
+class Screen(Record):
+    """What screenpilot knows of one screenshot."""
+
+    width: int
+    height: int
+    elements: tuple[Element, ...] = ()
+    blocks: tuple[Block, ...] = ()
+    sensitivity: Sensitivity = field(default_factory=Sensitivity)
+    app: str = ""
+    secure: bool = False
+    image_path: str = ""
+
+    def __post_init__(self) -> None:
+        if type(self.width) is not int or type(self.height) is not int:
+            fail(Screen, "width and height must be ints")
+        if self.width <= 0 or self.height <= 0:
+            fail(Screen, f"empty screen {self.width}x{self.height}")
+        ids = [e.id for e in self.elements]
+        if len(ids) != len(set(ids)):
+            fail(Screen, "element ids are not unique")
+        block_ids = {b.id for b in self.blocks}
+        if len(block_ids) != len(self.blocks):
+            fail(Screen, "block ids are not unique")
+        for e in self.elements:
+            if e.block_id is not None and e.block_id not in block_ids:
+                fail(Screen, f"element {e.id} names block {e.block_id}, which is not on screen")
+        for b in self.blocks:
+            if b.active_element is not None and b.active_element not in ids:
+                fail(
+                    Screen,
+                    f"block {b.id} names element {b.active_element} as active, "
+                    "which is not on screen",
+                )
+
+    def element(self, element_id: int) -> Element:
+        """The element with this id; ``KeyError`` naming the ids on screen if absent."""
+        for e in self.elements:
+            if e.id == element_id:
+                return e
+        raise KeyError(
+            f"no element {element_id} on screen (ids: "
+            f"{', '.join(str(e.id) for e in self.elements) or 'none'})"
+        )
+
+    def block(self, block_id: int) -> Block:
+        for b in self.blocks:
+            if b.id == block_id:
+                return b
+        raise KeyError(f"no block {block_id} on screen")
+
+    def reading_order(self, elements: Iterable[Element] | None = None) -> list[Element]:
+        """Elements top to bottom, then left to right (rows by centre line)."""
+        items = list(self.elements if elements is None else elements)
+        row = max(8, self.height // 120)
+        return sorted(items, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
+
+    def describe(self) -> str:
+        """The natural-language text the planner reads: one line per element, by block."""
+        lines: list[str] = []
+        if self.secure:
+            lines.append("The screen is blank (the app hides its content from screenshots).")
+        by_block: dict[int | None, list[Element]] = {}
+        for e in self.elements:
+            by_block.setdefault(e.block_id, []).append(e)
+        order = sorted(self.blocks, key=lambda b: (b.box.y1, b.box.x1))
+        groups: list[tuple[Block | None, list[Element]]] = [(None, by_block.get(None, []))]
+        groups += [(b, by_block.get(b.id, [])) for b in order]
+        for block, elements in groups:
+            if not elements:
+                continue
+            indent = ""
+            if block is not None:
+                name = block.kind.value.replace("_", " ")
+                lines.append(f"[{name}" + (f" '{block.caption}']" if block.caption else "]"))
+                indent = "  "
+            active = block.active_element if block is not None else None
+            for e in self.reading_order(elements):
+                lines.append(indent + describe_element(e, active=e.id == active))
+        return "\n".join(lines)
+
+
+def describe_element(e: Element, *, active: bool = False) -> str:
+    """One line for one element: ``[id] kind 'label' (state)``."""
+    kind = e.kind.value.replace("_", " ")
+    parts = [f"[{e.id}] {kind}"]
+    if e.text and e.hint:
+        parts.append(f"(empty, hint '{e.text}')")
+    elif e.text:
+        parts.append(f"'{e.text}'")
+    if e.caption and e.caption != e.text:
+        parts.append(f"labelled '{e.caption}'")
+    if e.icon_label and not e.text:
+        parts.append(f"icon '{e.icon_label}'")
+    states = []
+    if e.checked is not None:
+        states.append("on" if e.checked else "off")
+    if e.selected or active:
+        states.append("selected")
+    if e.password:
+        states.append("password")
+    if states:
+        parts.append("(" + ", ".join(states) + ")")
+    return " ".join(parts)
