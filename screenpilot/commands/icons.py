@@ -198,7 +198,7 @@ def train_icons_real_cmd(
     resume: bool = typer.Option(False, "--resume", help="Continue from OUT/last.pt."),
 ) -> None:
     """Fine-tune the exported icon model on real icon crops + rendered crops."""
-    from screenpilot.training.icons_real import RealTuneConfig, train
+    from screenpilot.training.icons.real import RealTuneConfig, train
 
     labels = onnx.with_name(onnx.stem + "_labels.json")
     cfg = RealTuneConfig(
@@ -234,7 +234,7 @@ def export_icons_real_cmd(
 ) -> None:
     """Export a `train icons-real` checkpoint; recalibrate "unknown" on rendered + real
     dev crops."""
-    from screenpilot.training.icons_real import export
+    from screenpilot.training.icons.real import export
 
     labels = out.with_name(out.stem + "_labels.json")
     result = export(
