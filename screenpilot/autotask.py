@@ -25,24 +25,34 @@ More than ``budget`` actions count as done. When the run ends, the summary
 shown to ``confirm``: "yes" summarises knowledge (lessons, task and execution
 knowledge), "no" goes on exploring, "stop" keeps only the transitions. The
 trajectory and report are written after every step, the summary into the report
-at the end.
+at the end. The summary, its images and its answers live in ``autotask_summary``;
+their names are imported from here too.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from PIL import Image, ImageDraw
 
 from screenpilot.agent import Agent, StepEvent, _now
+from screenpilot.autotask_summary import (
+    NO,
+    STOP,
+    YES,
+    Confirm,
+    Nodes,
+    Summary,
+    SummaryStep,
+    report_rows,
+    save_summary_images,
+    shortest_ops,
+    summarise_run,
+    unattended,
+)
 from screenpilot.errors import DeviceError, LLMResponseError, SafetyStop, UserAbort
-from screenpilot.language.taskparse import parse_task
 from screenpilot.model import Action, ActionKind, Outcome, Screen, Step, Trajectory
 from screenpilot.pbd.knowledge import (
     Knowledge,
@@ -70,74 +80,18 @@ from screenpilot.report import write_report
 
 log = logging.getLogger(__name__)
 
-YES, NO, STOP = "yes", "no", "stop"
-
-
-@dataclass(frozen=True)
-class SummaryStep:
-    """One step of the shortest path: its words and the run's step that did it (for the
-    screenshot and the box), or None when it comes from an earlier run."""
-
-    words: str
-    step: Step | None = None
-
-
-@dataclass(frozen=True)
-class Summary:
-    task: str
-    steps: tuple[SummaryStep, ...]
-    done: bool
-    exhausted: bool
-    reason: str = ""
-    replayed: bool = False
-
-    def lines(self) -> list[str]:
-        return [f"{i}. {s.words}" for i, s in enumerate(self.steps, 1)]
-
-
-Confirm = Callable[[Summary], str]
-
-
-def save_summary_images(summary: Summary, folder: Path) -> list[Path]:
-    """``summary_NN.png`` in ``folder`` for each summary step with a screenshot: the
-    screen with the operated box drawn in red."""
-    out = []
-    for i, row in enumerate(summary.steps, 1):
-        step = row.step
-        if step is None or not step.before.image_path:
-            continue
-        try:
-            with Image.open(step.before.image_path) as src:
-                image = src.convert("RGB")
-        except OSError:
-            continue
-        a = step.action
-        box = None
-        if a.element is not None:
-            with contextlib.suppress(KeyError):
-                box = step.before.element(a.element).box.as_tuple()
-        elif a.point is not None:
-            box = (
-                max(0, a.point[0] - 24),
-                max(0, a.point[1] - 24),
-                a.point[0] + 24,
-                a.point[1] + 24,
-            )
-        if box is not None:
-            ImageDraw.Draw(image).rectangle(
-                box, outline=(230, 20, 60), width=max(4, image.width // 150)
-            )
-        path = folder / f"summary_{i:02d}.png"
-        folder.mkdir(parents=True, exist_ok=True)
-        image.save(path)
-        out.append(path)
-    return out
-
-
-def unattended(summary: Summary) -> str:
-    """``--yes``: confirm what the agent judged done; a run that only ran out of steps
-    is not confirmed."""
-    return YES if summary.done and not summary.exhausted else STOP
+__all__ = [
+    "NO",
+    "STOP",
+    "YES",
+    "AutoTaskAgent",
+    "AutoTaskResult",
+    "Confirm",
+    "Summary",
+    "SummaryStep",
+    "save_summary_images",
+    "unattended",
+]
 
 
 @dataclass
@@ -385,7 +339,7 @@ class AutoTaskAgent(Agent):
         self._traj = traj
         result = AutoTaskResult(traj, match=match)
         start = time.perf_counter()
-        nodes: dict[int, tuple[int, int] | None] = {}
+        nodes: Nodes = {}
         outcome, note = Outcome.GAVE_UP, ""
         try:
             while True:
@@ -448,65 +402,35 @@ class AutoTaskAgent(Agent):
             if self._replay is not None:
                 result.replay_failed = self._replay.failed
             self._save(traj)
-            write_report(traj, self.report_path, summary=self._summary_rows(result.summary))
+            write_report(traj, self.report_path, summary=report_rows(result.summary))
             if self.knowledge.path is not None:
                 self.knowledge.save()
         return result
 
     # --- knowledge ----------------------------------------------------------------------------
-    def _observe(self, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]) -> None:
+    def _observe(self, traj: Trajectory, nodes: Nodes) -> None:
         """Add the transitions of the steps not observed yet (those with a screen after)."""
         new = [s for s in traj.steps if s.index not in nodes and s.after is not None]
         for s, pair in zip(new, self.knowledge.observe(new), strict=True):
             nodes[s.index] = pair
 
-    def shortest(
-        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]
-    ) -> list[PathOp]:
-        path = [s for s in effective_path(traj.steps) if s.index in nodes]
-        if not path:
-            return []
-        first, last = nodes.get(path[0].index), nodes.get(path[-1].index)
-        if first is None or last is None:
-            return []
-        return self.knowledge.shortest_path(
-            first[0], last[1], path, nodes, parse_task(task).parameters, task
-        )
+    def shortest(self, task: str, traj: Trajectory, nodes: Nodes) -> list[PathOp]:
+        return shortest_ops(self.knowledge, task, traj, nodes)
 
-    def summarise(
-        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None], done: bool
-    ) -> Summary:
+    def summarise(self, task: str, traj: Trajectory, nodes: Nodes, done: bool) -> Summary:
         """The shortest path, each operation with the run's step that did it."""
-        ops = self.shortest(task, traj, nodes)
-        rows = []
-        for op in ops:
-            words = op.words()
-            found = None
-            for s in reversed(traj.steps):
-                pair = nodes.get(s.index)
-                if (
-                    pair is not None
-                    and pair[0] == op.src
-                    and not s.undone
-                    and op_words(s.action, s.before) == words
-                ):
-                    found = s
-                    break
-            rows.append(SummaryStep(words, found))
-        last = traj.steps[-1] if traj.steps else None
         replayed = bool(self._s.replayed) and not (self._replay and self._replay.failed)
-        return Summary(
+        return summarise_run(
+            self.shortest(task, traj, nodes),
             task,
-            tuple(rows),
-            done,
-            self._s.exhausted,
-            last.reason if last is not None else "",
-            replayed,
+            traj,
+            nodes,
+            done=done,
+            exhausted=self._s.exhausted,
+            replayed=replayed,
         )
 
-    def _learn(
-        self, task: str, traj: Trajectory, nodes: dict[int, tuple[int, int] | None]
-    ) -> TaskKnowledge | None:
+    def _learn(self, task: str, traj: Trajectory, nodes: Nodes) -> TaskKnowledge | None:
         explored = any(not s.reason.startswith("replay ") for s in effective_path(traj.steps))
         if self._replay is not None and not explored and not self._replay.failed:
             self.knowledge.remember_phrasing(self._replay.match.knowledge, task)
@@ -521,9 +445,3 @@ class AutoTaskAgent(Agent):
                     log.warning("lessons from the LLM failed: %s", exc)
         ordered = [nodes.get(s.index) for s in traj.steps]
         return self.knowledge.summarise(task, traj, lessons=lessons, nodes=ordered)
-
-    @staticmethod
-    def _summary_rows(summary: Summary | None) -> list[tuple[str, Step | None]] | None:
-        if summary is None:
-            return None
-        return [(s.words, s.step) for s in summary.steps]
