@@ -4,6 +4,6 @@ One room per idea: ``llm.py`` (the chat client) and ``prompts/`` (package data),
 ``chain.py`` (chain-of-screens planning with an LLM), ``offline/`` (the offline
 planner, ``HeuristicPlanner``), ``autotask/`` (AutoTask's scoring, checking and
 backtracking), ``probe/`` (probing an app from one demonstration for where it becomes
-sensitive), ``safety.py`` (sensitive screens), and what they share: ``base.py``
+sensitive), ``safety/`` (sensitive screens), and what they share: ``base.py``
 (``Planner``, ``Decision``), ``demos.py``, ``forms.py``, ``parse.py`` and
 ``encoding.py``."""
