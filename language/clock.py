@@ -8,7 +8,7 @@ import re
 from screenpilot.language import times
 from screenpilot.language.acts import switch_act
 from screenpilot.language.record import OFF, ON, Command
-from screenpilot.language.spans import QUOTED, hold, restore
+from screenpilot.language.spans import restore, take_after
 
 #: What names an alarm's label ("label it X", "called X", "named X").
 _LABEL = re.compile(
@@ -25,16 +25,12 @@ def take_label(text: str, spans: list[str]) -> tuple[str, str]:
     unquoted label held as a slot, and the label ("" when none is said)."""
     if not _CLOCK_WORDS.search(text):
         return text, ""
-    label = ""
-    quoted = QUOTED.search(text)
-    m = _LABEL.search(text)
-    if quoted:
-        label = quoted.group(1) or quoted.group(2)
-    elif m:
-        label = re.split(r"\s*[,，;]\s*", text[m.end() :].strip())[0].strip(" .\"'")
-        if label:
-            text = text[: m.start()] + " " + hold(label, spans) + text[m.end() + len(label) :]
-    return text, label
+    return take_after(text, spans, _LABEL, _label_words, keep_rest=True)
+
+
+def _label_words(rest: str) -> str:
+    """The label: the words after "label it" up to a comma or semicolon."""
+    return re.split(r"\s*[,，;]\s*", rest.strip())[0].strip(" .\"'")
 
 
 _ALARM_WORDS = re.compile(r"\balarm\b|\bwake me\b|\bclock\b(?= every)|\bcreate alarm\b", re.I)

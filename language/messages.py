@@ -8,7 +8,7 @@ import re
 
 from screenpilot.language.positions import RECENT
 from screenpilot.language.record import Command, language_of
-from screenpilot.language.spans import QUOTED, hold, restore
+from screenpilot.language.spans import hold, restore, take_after
 
 PHONE = re.compile(r"\+?\d[\d\- ]{5,}\d")
 
@@ -37,16 +37,7 @@ def is_messaging(text: str) -> bool:
 def take_body(text: str, spans: list[str]) -> tuple[str, str]:
     """The message's body (quoted, or after a colon, "saying", "that"): ``text`` with an
     unquoted body held as a slot, and the body ("" when none is said)."""
-    body = ""
-    m = _BODY.search(text)
-    quoted = QUOTED.search(text)
-    if quoted:
-        body = quoted.group(1) or quoted.group(2)
-    elif m:
-        body = text[m.end() :].strip().rstrip(".")
-        if body:
-            text = text[: m.start()] + " " + hold(body, spans)
-    return text, body
+    return take_after(text, spans, _BODY, lambda rest: rest.strip().rstrip("."), keep_rest=False)
 
 
 def take_chinese_body(text: str, spans: list[str]) -> tuple[str, str]:

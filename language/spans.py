@@ -5,6 +5,7 @@ in the words written back, which are then tidied (spaces before punctuation)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 QUOTED = re.compile(r"[\"“‘「『]([^\"”’」』]+)[\"”’」』]|(?<![\w])'([^']+)'(?![\w])")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -26,6 +27,28 @@ def protect(text: str, spans: list[str]) -> str:
 
     text = QUOTED.sub(keep, text)
     return _EMAIL.sub(keep, text)
+
+
+def take_after(
+    text: str,
+    spans: list[str],
+    marker: re.Pattern[str],
+    read: Callable[[str], str],
+    *,
+    keep_rest: bool,
+) -> tuple[str, str]:
+    """A span said in quotes, or after ``marker`` (``read`` from the words that follow
+    it): ``text`` with a span read after the marker held as a slot (and, with
+    ``keep_rest``, the words after it kept), and the span ("" when none is said)."""
+    quoted = QUOTED.search(text)
+    if quoted:
+        return text, quoted.group(1) or quoted.group(2)
+    m = marker.search(text)
+    span = read(text[m.end() :]) if m else ""
+    if not m or not span:
+        return text, ""
+    rest = text[m.end() + len(span) :] if keep_rest else ""
+    return text[: m.start()] + " " + hold(span, spans) + rest, span
 
 
 def restore(text: str, spans: list[str]) -> str:
