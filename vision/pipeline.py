@@ -15,8 +15,10 @@ detector or icon model. Stages:
 - ``blocks``: bars, lists, cards, dialogs (:mod:`screenpilot.vision.blocks`),
   also on a worker thread.
 
-Grouping (:mod:`screenpilot.vision.group`) always runs. Elements get ids from 1
-in reading order (top to bottom, left to right), blocks from 1 top to bottom.
+Grouping (:mod:`screenpilot.vision.group`) always runs, with the states read from
+pixels (:mod:`screenpilot.vision.states`) and the blocks (:mod:`screenpilot.vision.layout`).
+Elements get ids from 1 in reading order (top to bottom, left to right), blocks from 1
+top to bottom. The shipped models are found by :mod:`screenpilot.vision.shipped`.
 """
 
 from __future__ import annotations
@@ -29,39 +31,50 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
-
-import numpy as np
+from typing import Any, Literal, TypeVar
 
 from screenpilot.errors import ScreenpilotError, VisionError
-from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.blobs import find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
+from screenpilot.vision.shipped import (
+    MODELS_DIR,
+    Detector,
+    IconLabeller,
+    default_detector,
+    default_icons,
+)
 from screenpilot.vision.sliders import with_sliders
+from screenpilot.vision.states import with_state
 
 log = logging.getLogger("screenpilot.vision")
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
 Status = Literal["ran", "skipped", "unavailable", "failed"]
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 T = TypeVar("T")
-
-
-class Detector(Protocol):
-    """A widget detector: element-like records (kind, box, confidence) for an RGB image."""
-
-    def detect(self, image: RGB) -> Sequence[Any]: ...
-
-
-class IconLabeller(Protocol):
-    """An icon labeller: one answer per RGB crop, a ``(label, score)`` pair or a record with
-    ``.label`` / ``.score`` (``vision.icons.IconResult``); label ``unknown`` when unsure."""
-
-    def label(self, crops: Sequence[RGB]) -> Sequence[Any]: ...
+#: Re-exported: callers import the shipped models and the secure-screen test from here.
+__all__ = [
+    "MODELS_DIR",
+    "STAGES",
+    "Description",
+    "Detector",
+    "IconLabeller",
+    "Observations",
+    "StageReport",
+    "analyse",
+    "as_element",
+    "assemble",
+    "default_detector",
+    "default_icons",
+    "describe",
+    "is_blacked_out",
+    "observe",
+    "run_detector",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,46 +116,6 @@ class Observations:
 
     lines: tuple[TextLine, ...]
     widgets: tuple[Element, ...]
-
-
-# --------------------------------------------------------------------------- models
-
-
-def _find_model(env: str, name: str) -> Path | None:
-    path = Path(os.environ.get(env) or MODELS_DIR / name)
-    return path if path.is_file() else None
-
-
-@functools.cache
-def default_detector() -> tuple[Detector | None, str]:
-    """The shipped detector (``$SCREENPILOT_DETECTOR`` or ``models/detector.onnx``), or why not."""
-    path = _find_model("SCREENPILOT_DETECTOR", "detector.onnx")
-    if path is None:
-        return None, "no widget detector (models/detector.onnx is missing): texts only"
-    try:
-        from screenpilot.vision.detect import Detector as OnnxDetector
-
-        return OnnxDetector(path), ""
-    except (ImportError, ScreenpilotError) as exc:
-        return None, f"widget detector {path} cannot be used: {exc}"
-
-
-@functools.cache
-def default_icons() -> tuple[IconLabeller | None, str]:
-    """The shipped icon labeller (``$SCREENPILOT_ICONS`` or ``models/icons.onnx``), or why not."""
-    path = _find_model("SCREENPILOT_ICONS", "icons.onnx")
-    if path is None:
-        return None, "no icon model (models/icons.onnx is missing): icons stay unlabelled"
-    try:
-        from screenpilot.vision import icons as icons_mod
-
-        factory: Any = getattr(icons_mod, "IconLabeller", None)
-        if factory is None:
-            return None, "screenpilot.vision.icons has no IconLabeller"
-        labeller: IconLabeller = factory(path)
-        return labeller, ""
-    except (ImportError, ScreenpilotError) as exc:
-        return None, f"icon model {path} cannot be used: {exc}"
 
 
 # --------------------------------------------------------------------------- stages
@@ -321,7 +294,7 @@ def assemble(
             [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT],
         )
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
-        widgets = [_with_state(pixels, e) for e in widgets]
+        widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
         group_secs = time.perf_counter() - start
         if "icons" in stages:
@@ -331,16 +304,9 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
-    screen = _build_screen(pixels, elements, _merge_bars(regions, bar_regions))
+    screen = build_screen(pixels, elements, merge_bars(regions, bar_regions))
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen
-
-
-def _merge_bars(
-    regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
-) -> list[blocks_mod.Region]:
-    kinds = {r.kind for r in detected}
-    return detected + [r for r in regions if r.kind not in kinds]
 
 
 def _ordered(elements: list[Element], height: int) -> list[Element]:
@@ -348,46 +314,6 @@ def _ordered(elements: list[Element], height: int) -> list[Element]:
     row = max(8, height // 120)
     items = sorted(elements, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
     return [dataclasses.replace(e, id=i) for i, e in enumerate(items, start=1)]
-
-
-# --------------------------------------------------------------------------- states
-
-
-def _with_state(pixels: RGB, e: Element) -> Element:
-    """Checked state of switches/check boxes and hint text of fields, from the pixels."""
-    crop = pixels[e.box.y1 : e.box.y2, e.box.x1 : e.box.x2]
-    if crop.size == 0:
-        return e
-    if e.kind in (ElementKind.SWITCH, ElementKind.CHECK_BOX) and e.checked is None:
-        return dataclasses.replace(e, checked=_colourful(crop), clickable=True)
-    if e.kind is ElementKind.EDIT_TEXT:
-        return dataclasses.replace(
-            e, editable=True, clickable=True, hint=bool(e.text) and _faint(crop)
-        )
-    if e.kind in (
-        ElementKind.BUTTON,
-        ElementKind.SPINNER,
-        ElementKind.RADIO_GROUP,
-        ElementKind.ICON,
-    ):
-        return dataclasses.replace(e, clickable=True)
-    return e
-
-
-def _colourful(crop: RGB) -> bool:
-    """Whether an on-state accent colour fills a visible part of ``crop``."""
-    import cv2
-
-    hsv = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2HSV)
-    accent = (hsv[:, :, 1] >= 80) & (hsv[:, :, 2] >= 80)
-    return float(accent.mean()) >= 0.08
-
-
-def _faint(crop: RGB) -> bool:
-    """Whether the text in ``crop`` is low-contrast grey (a hint, not a typed value)."""
-    gray = crop.mean(axis=2)
-    lo, hi = np.percentile(gray, [5, 95])
-    return float(hi - lo) < 110
 
 
 def _label_icons(
@@ -421,83 +347,3 @@ def _label_icons(
         "icons", "ran", time.perf_counter() - start, f"{len(crops)} crops"
     )
     return out
-
-
-# --------------------------------------------------------------------------- blocks
-
-
-def _build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
-    h, w = pixels.shape[:2]
-    regions = _tab_regions(elements, regions, w, h)
-    ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
-    blocks = [
-        Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
-        for i, r in enumerate(ordered, start=1)
-    ]
-    elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
-    blocks, elements = _active_tabs(pixels, blocks, elements)
-    blocks = group.caption_blocks(blocks, elements)
-    return Screen(
-        width=w,
-        height=h,
-        elements=tuple(elements),
-        blocks=tuple(blocks),
-        secure=is_blacked_out(pixels),
-    )
-
-
-def is_blacked_out(pixels: RGB) -> bool:
-    """True for the all-black capture of a FLAG_SECURE screen (payment, banking, PIN)."""
-    return bool(pixels.max() <= 8)
-
-
-def _home(box: Box, blocks: Sequence[Block]) -> int | None:
-    """The smallest block holding most of ``box``."""
-    holders = [b for b in blocks if b.box.intersection(box) >= 0.6 * box.area]
-    return min(holders, key=lambda b: b.box.area).id if holders else None
-
-
-def _tab_regions(
-    elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
-) -> list[blocks_mod.Region]:
-    """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it)."""
-    out = list(regions)
-    for row in group.find_tab_rows(elements, w, h):
-        cells = group.tab_cells(row, w)
-        box = Box(0, min(c.y1 for c in cells), w, max(c.y2 for c in cells))
-        holder = [
-            i
-            for i, r in enumerate(out)
-            if r.source != "lines"
-            and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
-            and r.box.intersection(box) >= 0.8 * box.area
-            and r.box.height < 3 * box.height
-        ]
-        if holder:
-            out[holder[0]] = dataclasses.replace(out[holder[0]], kind=BlockKind.TAB_BAR)
-        else:
-            out.append(blocks_mod.Region(box, BlockKind.TAB_BAR, "tabs"))
-    return out
-
-
-def _active_tabs(
-    pixels: RGB, blocks: list[Block], elements: list[Element]
-) -> tuple[list[Block], list[Element]]:
-    h, w = pixels.shape[:2]
-    by_id = {e.id: e for e in elements}
-    out_blocks = []
-    for b in blocks:
-        members = [e for e in elements if e.block_id == b.id]
-        rows = group.find_tab_rows(members, w, h) if b.kind is BlockKind.TAB_BAR else []
-        if not rows:
-            out_blocks.append(b)
-            continue
-        row = max(rows, key=len)
-        idx = group.active_tab(pixels, group.tab_cells(row, w))
-        if idx is None:
-            out_blocks.append(b)
-            continue
-        chosen = row[idx]
-        by_id[chosen.id] = dataclasses.replace(chosen, selected=True)
-        out_blocks.append(dataclasses.replace(b, active_element=chosen.id))
-    return out_blocks, [by_id[e.id] for e in elements]

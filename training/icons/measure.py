@@ -1,0 +1,141 @@
+"""What ``eval icons`` measures of an exported icon labeller: top-1/top-3 on real DroidBot
+crops, on rendered crops of the held-out family and on the held-out apps of a ``dataset
+harvest`` output, and the latency per crop, batched. onnxruntime runs inside the
+labeller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from screenpilot.datasets.icons import RealCrop, RealCropReport
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from screenpilot.vision.icons import IconLabeller, IconResult
+
+
+def measure_labeller(
+    labeller: IconLabeller,
+    report: RealCropReport,
+    *,
+    batch: int,
+    held_out: str = "",
+    seed: int = 202,
+    real: Path | None = None,
+    dump: Path | None = None,
+) -> dict[str, object]:
+    """Every score of ``eval icons`` (the DroidBot crops of ``report``, the family
+    ``held_out`` unless empty, the harvest folder ``real`` unless ``None``), the crops
+    written to ``dump`` as PNGs when given."""
+    rendered = score_held_out(labeller, held_out, seed) if held_out else {}
+    crops = [c.image for c in report.crops]
+    results = labeller.label(crops, top=3)
+    scores = score_real(report.crops, results)
+    if dump:
+        dump_crops(dump, report.crops, results)
+    latency = latency_ms(labeller, crops, batch) if crops else 0.0
+    held = score_harvest(labeller, real) if real is not None else {}
+    return {
+        **rendered,
+        **report.summary(),
+        **scores,
+        **held,
+        "ms_per_crop": latency,
+        "batch": batch,
+    }
+
+
+def latency_ms(
+    labeller: IconLabeller, crops: list[Image.Image], batch: int, repeats: int = 7
+) -> float:
+    """Median milliseconds per crop over ``repeats`` runs of one batch (decode excluded)."""
+    import statistics
+    import time
+
+    sample = [crops[i % len(crops)] for i in range(batch)]
+    labeller.label(sample)  # warm-up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        labeller.label(sample)
+        times.append((time.perf_counter() - start) * 1000 / batch)
+    return round(statistics.median(times), 3)
+
+
+def score_held_out(labeller: IconLabeller, family: str, seed: int) -> dict[str, object]:
+    """top-1/top-3 on one crop of every mapped, drawable glyph of ``family``, rendered at
+    the model's input size (as ``export icons`` measures its test split)."""
+    from screenpilot.datasets import icons as icon_data
+    from screenpilot.vision.icon_vocab import load_vocabulary
+
+    glyphs = icon_data.drawable(g for g in icon_data.load_glyphs([family]) if g.label)
+    images, labels = icon_data.render_set(glyphs, per_glyph=1, seed=seed, size=labeller.tower.size)
+    names = load_vocabulary().names
+    results = labeller.label(list(images), top=3)
+    n = len(results)
+    top1 = sum(r.top[0][0] == names[y] for r, y in zip(results, labels, strict=True))
+    top3 = sum(
+        names[y] in [name for name, _ in r.top] for r, y in zip(results, labels, strict=True)
+    )
+    known = sum(r.known for r in results)
+    return {
+        "held_out_family": family,
+        "held_out_crops": n,
+        "held_out_top1": round(top1 / n, 4) if n else 0.0,
+        "held_out_top3": round(top3 / n, 4) if n else 0.0,
+        "held_out_accepted": round(known / n, 4) if n else 0.0,
+    }
+
+
+def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
+    """top-1/top-3 on the labelled icon crops of the held-out apps of a ``dataset
+    harvest`` output (``datasets.real_icons``), and the share answered (not
+    "unknown") with its precision."""
+    from screenpilot.datasets import real_icons
+
+    if not (folder / "manifest.jsonl").is_file():
+        return {"heldout_real": f"skipped: {folder}/manifest.jsonl does not exist"}
+    apps = set(real_icons.held_out_apps(folder))
+    records = [r for r in real_icons.screens_from_manifest(folder) if r.app in apps]
+    report = real_icons.CropReport()
+    # crops of System UI drawn over a held-out app (the notification shade) are not the app's
+    icons = [i for i in real_icons.extract(records, report=report) if i.label and i.app in apps]
+    results = labeller.label([i.image for i in icons], top=3)
+    n = len(icons)
+    top1 = sum(r.top[0][0] == i.label for i, r in zip(icons, results, strict=True))
+    top3 = sum(i.label in [name for name, _ in r.top] for i, r in zip(icons, results, strict=True))
+    known = [(i, r) for i, r in zip(icons, results, strict=True) if r.known]
+    right = sum(r.label == i.label for i, r in known)
+
+    def share(a: int, b: int) -> float:
+        return round(a / b, 4) if b else 0.0
+
+    return {
+        "heldout_real_crops": n,
+        "heldout_real_apps": len({i.app for i in icons}),
+        "heldout_real_top1": share(top1, n),
+        "heldout_real_top3": share(top3, n),
+        "heldout_real_accepted": share(len(known), n),
+        "heldout_real_precision_accepted": share(right, len(known)),
+        "heldout_real_unlabelled_crops": report.how["excluded"] + report.how["unmapped"],
+    }
+
+
+def score_real(crops: list[RealCrop], results: list[IconResult]) -> dict[str, float]:
+    """top-1/top-3 of the labeller's answers on the DroidBot crops."""
+    n = len(crops)
+    top1 = sum(r.top[0][0] == c.label for c, r in zip(crops, results, strict=True))
+    top3 = sum(c.label in [name for name, _ in r.top] for c, r in zip(crops, results, strict=True))
+    return {
+        "real_top1": round(top1 / n, 4) if n else 0.0,
+        "real_top3": round(top3 / n, 4) if n else 0.0,
+    }
+
+
+def dump_crops(folder: Path, crops: list[RealCrop], results: list[IconResult]) -> None:
+    """Each crop as ``NNN_LABEL_as_ANSWER.png`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, (crop, result) in enumerate(zip(crops, results, strict=True)):
+        crop.image.save(folder / f"{i:03d}_{crop.label}_as_{result.top[0][0]}.png")

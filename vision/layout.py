@@ -1,0 +1,98 @@
+"""The blocks of a described screen: regions (divided and detected bars) and tab rows as
+numbered blocks, each element's home block, the active tab, captions, and the all-black
+screen of a secure window."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from screenpilot.model import Block, BlockKind, Box, Element, Screen
+from screenpilot.vision import blocks as blocks_mod
+from screenpilot.vision import group
+from screenpilot.vision.image import RGB
+
+
+def merge_bars(
+    regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
+) -> list[blocks_mod.Region]:
+    """The detector's bars, and the divided regions of kinds the detector did not find."""
+    kinds = {r.kind for r in detected}
+    return detected + [r for r in regions if r.kind not in kinds]
+
+
+def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
+    h, w = pixels.shape[:2]
+    regions = _tab_regions(elements, regions, w, h)
+    ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
+    blocks = [
+        Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
+        for i, r in enumerate(ordered, start=1)
+    ]
+    elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
+    blocks, elements = _active_tabs(pixels, blocks, elements)
+    blocks = group.caption_blocks(blocks, elements)
+    return Screen(
+        width=w,
+        height=h,
+        elements=tuple(elements),
+        blocks=tuple(blocks),
+        secure=is_blacked_out(pixels),
+    )
+
+
+def is_blacked_out(pixels: RGB) -> bool:
+    """True for the all-black capture of a FLAG_SECURE screen (payment, banking, PIN)."""
+    return bool(pixels.max() <= 8)
+
+
+def _home(box: Box, blocks: Sequence[Block]) -> int | None:
+    """The smallest block holding most of ``box``."""
+    holders = [b for b in blocks if b.box.intersection(box) >= 0.6 * box.area]
+    return min(holders, key=lambda b: b.box.area).id if holders else None
+
+
+def _tab_regions(
+    elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
+) -> list[blocks_mod.Region]:
+    """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it)."""
+    out = list(regions)
+    for row in group.find_tab_rows(elements, w, h):
+        cells = group.tab_cells(row, w)
+        box = Box(0, min(c.y1 for c in cells), w, max(c.y2 for c in cells))
+        holder = [
+            i
+            for i, r in enumerate(out)
+            if r.source != "lines"
+            and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
+            and r.box.intersection(box) >= 0.8 * box.area
+            and r.box.height < 3 * box.height
+        ]
+        if holder:
+            out[holder[0]] = dataclasses.replace(out[holder[0]], kind=BlockKind.TAB_BAR)
+        else:
+            out.append(blocks_mod.Region(box, BlockKind.TAB_BAR, "tabs"))
+    return out
+
+
+def _active_tabs(
+    pixels: RGB, blocks: list[Block], elements: list[Element]
+) -> tuple[list[Block], list[Element]]:
+    h, w = pixels.shape[:2]
+    by_id = {e.id: e for e in elements}
+    out_blocks = []
+    for b in blocks:
+        members = [e for e in elements if e.block_id == b.id]
+        rows = group.find_tab_rows(members, w, h) if b.kind is BlockKind.TAB_BAR else []
+        if not rows:
+            out_blocks.append(b)
+            continue
+        row = max(rows, key=len)
+        idx = group.active_tab(pixels, group.tab_cells(row, w))
+        if idx is None:
+            out_blocks.append(b)
+            continue
+        chosen = row[idx]
+        by_id[chosen.id] = dataclasses.replace(chosen, selected=True)
+        out_blocks.append(dataclasses.replace(b, active_element=chosen.id))
+    return out_blocks, [by_id[e.id] for e in elements]
