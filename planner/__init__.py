@@ -1,6 +1,6 @@
 """The planner: from a described screen and a task to the next action.
 
-One room per idea: ``llm.py`` (the chat client) and ``prompts/`` (package data),
+One room per idea: ``llm/`` (the chat client) and ``prompts/`` (package data),
 ``chain.py`` (chain-of-screens planning with an LLM), ``offline/`` (the offline
 planner, ``HeuristicPlanner``), ``autotask/`` (AutoTask's scoring, checking and
 backtracking), ``probe/`` (probing an app from one demonstration for where it becomes

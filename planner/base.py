@@ -7,7 +7,7 @@ The run loop (``screenpilot.agent``) asks a planner for one action at a time::
 ``screen`` is the ``Screen`` vision/ made of the current screenshot, ``history``
 the steps taken so far (oldest first), and ``hints`` whatever the rest of the
 system knows that may help: demonstrations retrieved from the store (pbd/),
-paths that exploration already tried and found wrong (explore.py), and notes
+paths that exploration already tried and found wrong (autotask/), and notes
 summarised from earlier runs (knowledge). ``PlanHints`` only ever grows new
 fields with defaults, so planners and callers written today keep working.
 

@@ -1,6 +1,6 @@
 """The contract between the virtual phone's state machine and its adbd.
 
-``simulator/adbd.py`` speaks the ADB transport protocol and ``simulator/shell/``
+``simulator/adbd/`` speaks the ADB transport protocol and ``simulator/shell/``
 interprets the shell commands a real phone understands; both talk to the phone
 only through ``PhoneBackend``. ``simulator/phone.py``'s ``VirtualPhone`` is the
 real implementation. Every method is called from adbd's stream threads, so an

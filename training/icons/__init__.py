@@ -2,7 +2,7 @@
 
 By default a small CLIP is built from scratch (``ICON_MODEL_CONFIG``: a modified
 ResNet image tower at 32 px, a 2-layer text transformer) and trained on crops
-rendered from the training families (``datasets/icons.py``): a pool of ``pool``
+rendered from the training families (``datasets/icons/``): a pool of ``pool``
 crops per glyph is rendered once and ``refresh`` of them are re-rendered every
 step. Every batch holds distinct labels, so the batch-wise symmetric InfoNCE of
 CLIP has no false negatives. The text of a label is one fixed prompt built from its
