@@ -26,12 +26,12 @@ from screenpilot.model import SensitiveCategory
 if TYPE_CHECKING:
     import numpy as np
 
-    from screenpilot.agent import Agent
+    from screenpilot.agent import Agent, RunOptions
     from screenpilot.model import Demonstration, Screen, Trajectory
     from screenpilot.pbd.embed import Embedder
     from screenpilot.pbd.store import DemoStore
     from screenpilot.planner.autotask import AutoTaskPlanner, Checker, Targets
-    from screenpilot.planner.base import Planner
+    from screenpilot.planner.base import PlanHints, Planner
     from screenpilot.planner.encoding import Encoder
     from screenpilot.planner.llm import ChatModel, OpenAIChat
     from screenpilot.planner.safety import Safety
@@ -258,6 +258,31 @@ def run_folder(root: Path, task: str) -> Path:
     return root / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
 
 
+def run_options(
+    cfg: Config,
+    out: Path,
+    *,
+    allow: Sequence[str] = (),
+    hints: PlanHints | None = None,
+    max_steps: int | None = None,
+    long_pages: bool = False,
+) -> RunOptions:
+    """The options of one run: the step budget (``planner.max_steps`` unless given), the
+    settling of the device (``device.settle_*``), the pre-approved sensitive categories."""
+    from screenpilot.agent import RunOptions
+    from screenpilot.planner.base import PlanHints
+
+    return RunOptions(
+        out=out,
+        max_steps=cfg["planner.max_steps"] if max_steps is None else max_steps,
+        long_pages=long_pages,
+        settle_timeout=cfg["device.settle_timeout"],
+        settle_interval=cfg["device.settle_interval"],
+        allow=allowed(allow),
+        hints=hints or PlanHints(),
+    )
+
+
 class _Query(Protocol):
     """What a roll-out runs: a query's words."""
 
@@ -365,6 +390,7 @@ __all__ = [
     "planner",
     "rollout",
     "run_folder",
+    "run_options",
     "safety",
     "store",
     "store_exists",

@@ -72,7 +72,6 @@ def execute_explore(
     replay: bool,
 ) -> AutoTaskResult:
     """Build the exploring agent and run ``task``; prints each step as it happens."""
-    from screenpilot.agent import RunOptions
     from screenpilot.autotask import AutoTaskAgent, save_summary_images, unattended
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.pbd.knowledge import Knowledge
@@ -111,13 +110,12 @@ def execute_explore(
             return answer
         return ask_summary(summary)
 
-    options = RunOptions(
-        out=out,
-        max_steps=budget + 6,
-        settle_timeout=cfg["device.settle_timeout"],
-        settle_interval=cfg["device.settle_interval"],
-        allow=build.allowed(allow),
+    options = build.run_options(
+        cfg,
+        out,
+        allow=allow,
         hints=PlanHints(knowledge=tuple(knowledge.notes(task, embedder.encode))),
+        max_steps=budget + 6,
     )
     agent = AutoTaskAgent(
         device,

@@ -27,7 +27,6 @@ def register(app: typer.Typer) -> None:
 
 def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> Parts:
     """The console's parts for the phone ``serial``, from the configuration."""
-    from screenpilot.agent import RunOptions
     from screenpilot.console import Parts
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.base import PlanHints
@@ -39,14 +38,7 @@ def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> 
 
     def options(task: str, folder: Path) -> RunOptions:
         hints = PlanHints(demonstrations=build.demonstrations(cfg, task, demos, say=say, warn=note))
-        return RunOptions(
-            out=folder,
-            max_steps=cfg["planner.max_steps"],
-            settle_timeout=cfg["device.settle_timeout"],
-            settle_interval=cfg["device.settle_interval"],
-            allow=build.allowed(allow),
-            hints=hints,
-        )
+        return build.run_options(cfg, folder, allow=allow, hints=hints)
 
     return Parts(
         device=AdbDevice.connect(serial),

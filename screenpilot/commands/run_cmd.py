@@ -49,7 +49,7 @@ def execute(
 ) -> Trajectory:
     """Build the agent and run ``task``; prints each step as it happens. ``demos``: use
     similar stored demonstrations (None: when the store has any)."""
-    from screenpilot.agent import Agent, RunOptions
+    from screenpilot.agent import Agent
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.base import PlanHints
 
@@ -70,15 +70,7 @@ def execute(
             console.print(f"    [dim]{step.reason}[/dim]", highlight=False)
 
     hints = PlanHints(demonstrations=build.demonstrations(cfg, task, demos, say=say, warn=note))
-    options = RunOptions(
-        out=out,
-        max_steps=cfg["planner.max_steps"],
-        long_pages=long_pages,
-        settle_timeout=cfg["device.settle_timeout"],
-        settle_interval=cfg["device.settle_interval"],
-        allow=build.allowed(allow),
-        hints=hints,
-    )
+    options = build.run_options(cfg, out, allow=allow, hints=hints, long_pages=long_pages)
     agent = Agent(
         device,
         describer,
