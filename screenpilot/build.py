@@ -80,6 +80,11 @@ def check_llm(cfg: Config) -> None:
     cannot work (``ConfigError``, exit 2) before the phone is touched."""
     if cfg["planner.kind"] != "llm" and not cfg["safety.llm"]:
         return
+    check_llm_settings(cfg)
+
+
+def check_llm_settings(cfg: Config) -> None:
+    """Refuse LLM settings (llm.*) that cannot work (``ConfigError``), whoever asks."""
     from screenpilot.planner.llm import check_settings
 
     check_settings(
@@ -379,6 +384,7 @@ __all__ = [
     "autotask_planning",
     "check_allow",
     "check_llm",
+    "check_llm_settings",
     "demonstrations",
     "describer",
     "encoder",

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 import typer
 
 from screenpilot import build
-from screenpilot.commands.common import config_from, console, loading_model, note, say
+from screenpilot.commands.common import (
+    DEVICE_OPTION,
+    VIRTUAL_OPTION,
+    config_from,
+    console,
+    loading_model,
+    note,
+    say,
+)
 from screenpilot.config import Config
 
 if TYPE_CHECKING:
@@ -56,15 +64,11 @@ def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> 
 
 def console_cmd(
     ctx: typer.Context,
-    device: str | None = typer.Option(
-        None,
-        "--device",
-        "-d",
-        metavar="SERIAL",
-        help="adb serial (default: the only phone connected).",
+    device: str | None = DEVICE_OPTION,
+    virtual: bool = VIRTUAL_OPTION,
+    port: int = typer.Option(
+        0, "--port", min=0, max=65535, help="Port on 127.0.0.1 (default: a free one)."
     ),
-    virtual: bool = typer.Option(False, "--virtual", help="Start the virtual phone and use it."),
-    port: int = typer.Option(0, "--port", help="Port on 127.0.0.1 (default: a free one)."),
     planner: str | None = typer.Option(None, help="heuristic (offline) or llm."),
     out: Path | None = typer.Option(None, help="Folder for runs (default: runs/)."),
     allow: list[str] = typer.Option(

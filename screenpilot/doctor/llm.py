@@ -74,16 +74,8 @@ class _Problem(Exception):
 
 def _check(cfg: Config) -> str:
     from screenpilot import build
-    from screenpilot.planner.llm import check_settings
 
-    check_settings(
-        cfg["llm.base_url"],
-        cfg["llm.api_key"],
-        cfg["llm.model"],
-        timeout=cfg["llm.timeout"],
-        deadline=cfg["llm.deadline"],
-        max_retries=cfg["llm.max_retries"],
-    )
+    build.check_llm_settings(cfg)
     listed = _models(
         cfg["llm.base_url"], cfg["llm.api_key"], min(float(cfg["llm.timeout"]), WAIT_S)
     )
