@@ -32,6 +32,8 @@ from screenpilot.language.messages import (
 )
 from screenpilot.language.parts import joined, split_parts
 from screenpilot.language.positions import ordinal_of
+from screenpilot.language.pronouns import resolve
+from screenpilot.language.questions import as_open
 from screenpilot.language.record import OFF, ON, Command, language_of
 from screenpilot.language.settings import settings_part
 from screenpilot.language.spans import clean, protect, restore
@@ -130,6 +132,7 @@ def parse_command(text: str) -> Command:
     text = lexicon.rewrite_en(text)
     text = times.spelled_numbers(text)
     text = re.sub(r"\s+", " ", text).strip()
+    text = resolve(as_open(text))
     pieces = split_parts(text)
     parts = tuple(_part(p, spans, body, label) for p in pieces)
     one = parts[0] if len(parts) == 1 else joined(text, parts)

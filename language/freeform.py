@@ -4,15 +4,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from screenpilot.language.apps import ALIASES, APPS
 from screenpilot.language.messages import PHONE, recipient_of
 from screenpilot.language.record import Command
 from screenpilot.language.spans import clean
+from screenpilot.language.starring import star_part
 
 
 def other_part(text: str) -> Command:
     """Commands of apps, not settings: the rewritten words, the act in front."""
+    starred = star_part(text)
+    if starred is not None:  # "make X a favorite contact": the app said stays named
+        return replace(starred, app=app_of(text))
     low = text.lower()
     canonical = re.sub(
         r"^\s*(?:i want|i'd like|i would like|i need)\s+(?:to\s+)?", "", text, flags=re.I
@@ -23,7 +28,8 @@ def other_part(text: str) -> Command:
     clauses = [c.strip() for c in re.split(r",\s*|\s+so\s+", canonical) if c.strip()]
     lead = re.compile(
         r"^(?:i'?d like|i want|i need|i'?m done with|i don'?t want|i never use|"
-        r"i'?m|i have|i wear|i downloaded|someone|where'?s|where is)\b",
+        r"i'?m|i have|i wear|i downloaded|someone|where'?s|where is|"
+        r"i don'?t need|i no longer need)\b",
         re.I,
     )
     if len(clauses) > 1 and lead.match(clauses[0]):

@@ -52,12 +52,29 @@ _CLOCK = re.compile(
     r"|\b(\d{1,2})(?=\s*(?:am|pm|a\.m\.|p\.m\.))",
     re.I,
 )
-#: "search (my contacts) for X (in the Shop app)": X is what to type.
+#: "search (my contacts) (for) X (in the Shop app)", "find X", "look for X", "look up X":
+#: X is what to type into a search field; it ends at the clause's end ("and open it").
 _SEARCH = re.compile(
-    r"\b(?:search|look)\s+(?:(?:my|the)\s+\w+\s+)?for\s+(.+?)"
-    r"(?:\s+in\s+(?:the\s+)?\w+(?:\s+app)?)?\s*[.!?]?\s*$",
+    r"\b(?P<verb>search(?:\s+(?:in\s+)?(?:(?:my|the)\s+)?[\w-]+(?=\s+for\b))?(?:\s+for)?"
+    r"|look\s+(?:(?:in\s+)?(?:my|the)\s+\w+\s+)?for|look\s+up|find)\s+(?P<q>.+?)"
+    r"(?:\s+(?:in|on|from)\s+(?:the\s+|my\s+)?\w+(?:\s+app)?)?"
+    r"(?=\s*(?:[.!?,;]|\band\b|\bthen\b|$))",
     re.I,
 )
+#: "the message about X", "contacts named X": X is the query.
+_ABOUT = re.compile(
+    r"^(?:(?:the|a|an|my|any|some)\s+)?(?:\w+\s+){0,2}?"
+    r"(?:about|named|called|mentioning|containing|titled|with the words?)\s+(.+)$",
+    re.I,
+)
+#: "find the store", "find my phone": a definite thing to open, not words to search.
+_DEFINITE = re.compile(r"^(?:the|my|our|your|this|that)\b", re.I)
+#: "a yoga mat", "some socks": the query without its article.
+_ARTICLE = re.compile(r"^(?:a|an|some|any)\s+", re.I)
+#: Punctuation around a value that belongs to the sentence ("John, 12345678.").
+_LIST_MARKS = re.compile(r"^[\s,;:]+|[\s,;:]+$")
+#: "a.m.", "e.g.": a trailing period that belongs to the word.
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:\w\.){2,}$")
 #: The body of a message after "saying", "message:" or a colon ("发短信：明天见").
 _BODY = re.compile(r"(?:\bsaying|\bmessage\s*:|:|：)\s*(.+?)\s*$", re.I)
 #: "in the Shop app", "in Messages", "using Clock": where, not what to type.
@@ -235,10 +252,20 @@ def norm(text: str) -> str:
     return re.sub(r"[^\w\s]", "", text).strip()
 
 
-def _values(text: str) -> list[tuple[str, bool]]:
+def _bare(value: str) -> str:
+    """A value without the sentence's punctuation around it: commas, semicolons and
+    colons at either end, a period at the end (not an abbreviation's, "p.m.")."""
+    value = _LIST_MARKS.sub("", value)
+    if value.endswith(".") and not _ABBREVIATION.search(value):
+        value = value.rstrip(".").rstrip()
+    return value
+
+
+def _values(text: str, search: bool = True) -> list[tuple[str, bool]]:
     """Quoted texts, emails, clock times (hour, minute), numbers, codes, (when nothing
     is quoted) a search's query or a message's body, and capitalised names outside
-    quotes, in the order the command gives them; each with whether it is such a name."""
+    quotes, in the order the command gives them; each with whether it is such a name.
+    ``search``: whether "find X" / "look up X" asks to search (no setting is named)."""
     found: list[tuple[int, str]] = []
     names: set[str] = set()
 
@@ -260,9 +287,22 @@ def _values(text: str) -> list[tuple[str, bool]]:
     if not _QUOTED.search(text):
         for pattern in (_SEARCH, _BODY):
             m = pattern.search(rest)
-            if m and m.group(1).strip():
-                found.append((m.start(1), m.group(1).strip()))
-                rest = rest[: m.start(1)] + " " * len(m.group(1)) + rest[m.end(1) :]
+            if m is None:
+                continue
+            group = "q" if pattern is _SEARCH else 1
+            if pattern is _SEARCH and not (search or m.group("verb").lower().startswith("search")):
+                continue  # "find the Android version": a setting's page, not a query
+            value = m.group(group).strip()
+            if pattern is _SEARCH:
+                about = _ABOUT.match(value)
+                if not about and _DEFINITE.match(value) and m.group("verb").lower() == "find":
+                    continue  # "find the store nearest to me": a thing to open, no query
+                value = _ARTICLE.sub("", about.group(1) if about else value)
+            value = _bare(value)
+            if value:
+                found.append((m.start(group), value))
+                start, end = m.start(group), m.end(group)
+                rest = rest[:start] + " " * (end - start) + rest[end:]
     rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
     for m in _NAME.finditer(rest):
         word, start = m.group(1), m.start()
@@ -299,7 +339,7 @@ def parse_task(text: str) -> TaskIntent:
     verb = m.group(1).lower() if m else ""
     # a name is typed only when the command creates or writes something with it
     typing = (verb in _TYPING_VERBS and not _ONTO.search(text)) or bool(_NAMING.search(text))
-    found = _values(text)
+    found = _values(text, search=not command.kind)
     values = tuple(v for v, name in found if typing or not name)
     targets = tuple(v for v, name in found if name and not typing)
     level = command.level if command.level is not None else _level(text)
