@@ -208,6 +208,8 @@ class TaskIntent:
     targets: tuple[str, ...] = ()
     #: A position the command names ("the second product": 2, "the last one": -1).
     ordinal: int | None = None
+    #: Values that are a search's words ("find yoga mats"): typed into search fields only.
+    queries: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -261,11 +263,14 @@ def _bare(value: str) -> str:
     return value
 
 
-def _values(text: str, search: bool = True) -> list[tuple[str, bool]]:
+def _values(
+    text: str, search: bool = True, queries: set[str] | None = None
+) -> list[tuple[str, bool]]:
     """Quoted texts, emails, clock times (hour, minute), numbers, codes, (when nothing
     is quoted) a search's query or a message's body, and capitalised names outside
     quotes, in the order the command gives them; each with whether it is such a name.
-    ``search``: whether "find X" / "look up X" asks to search (no setting is named)."""
+    ``search``: whether "find X" / "look up X" asks to search (no setting is named);
+    ``queries`` gets the values that are a search's words (typed into search fields)."""
     found: list[tuple[int, str]] = []
     names: set[str] = set()
 
@@ -301,6 +306,8 @@ def _values(text: str, search: bool = True) -> list[tuple[str, bool]]:
             value = _bare(value)
             if value:
                 found.append((m.start(group), value))
+                if pattern is _SEARCH and queries is not None:
+                    queries.add(value)
                 start, end = m.start(group), m.end(group)
                 rest = rest[:start] + " " * (end - start) + rest[end:]
     rest = _WHERE.sub(lambda m: " " * len(m.group(0)), rest)
@@ -339,7 +346,8 @@ def parse_task(text: str) -> TaskIntent:
     verb = m.group(1).lower() if m else ""
     # a name is typed only when the command creates or writes something with it
     typing = (verb in _TYPING_VERBS and not _ONTO.search(text)) or bool(_NAMING.search(text))
-    found = _values(text, search=not command.kind)
+    queries: set[str] = set()
+    found = _values(text, search=not command.kind, queries=queries)
     values = tuple(v for v, name in found if typing or not name)
     targets = tuple(v for v, name in found if name and not typing)
     level = command.level if command.level is not None else _level(text)
@@ -352,4 +360,5 @@ def parse_task(text: str) -> TaskIntent:
         verb=verb,
         targets=targets,
         ordinal=command.ordinal,
+        queries=tuple(v for v in values if v in queries),
     )

@@ -12,7 +12,7 @@ from screenpilot.language.starring import star_part
 from screenpilot.language.taskparse import parse_task
 from screenpilot.model import Action, ActionKind, Box, Element, ElementKind, Screen, Step
 from screenpilot.planner.base import Decision
-from screenpilot.planner.offline.fill import confirm_values
+from screenpilot.planner.offline.fill import confirm_values, type_value
 
 
 @pytest.mark.parametrize(
@@ -133,3 +133,31 @@ def test_a_search_with_a_result_to_open_is_not_done_once_submitted() -> None:
     done = after_search("Find yoga mats in the Shop app")
     assert done is not None and done.done
     assert after_search("Find the message about concert tickets and open that conversation") is None
+
+
+def test_search_words_go_into_a_search_box_only() -> None:
+    chat = Screen(
+        1080,
+        2400,
+        elements=(
+            Element(1, ElementKind.ICON, Box(900, 60, 980, 140), icon_label="search"),
+            Element(
+                2,
+                ElementKind.EDIT_TEXT,
+                Box(40, 2100, 900, 2200),
+                text="Text message",
+                hint=True,
+                editable=True,
+            ),
+        ),
+    )
+    intent = parse_task("Find the message about concert tickets and open that conversation")
+    assert intent.queries == ("concert tickets",)
+    d = type_value(intent, chat, [])
+    assert d is not None and d.action == Action(ActionKind.TAP, element=1)
+    box = Element(
+        3, ElementKind.EDIT_TEXT, Box(40, 60, 1040, 140), text="Search", hint=True, editable=True
+    )
+    d = type_value(intent, Screen(1080, 2400, elements=(box, chat.elements[1])), [])
+    assert d is not None and d.action.element == 3 and d.action.text == "concert tickets\n"
+    assert parse_task("New contact: John, 12345678").queries == ()

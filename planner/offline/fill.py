@@ -74,7 +74,10 @@ def type_value(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> D
         p for p in value_parts(intent.values, fields, typed) if not satisfied(p[0], typed, screen)
     ]
     for value, kind in pending:
+        query = _is_query(intent, value)
         for f in fields:
+            if query and not is_search_field(f):
+                continue  # "find yoga mats": words for a search box, never a message
             if fits(kind, field_kind(f)):
                 search = is_search_field(f)
                 return Decision(
@@ -87,6 +90,30 @@ def type_value(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> D
                     f"type '{value}' into '{f.label or 'the field'}'"
                     + (" and search" if search else ""),
                 )
+    if any(_is_query(intent, v) for v, _ in pending):
+        return _open_search(screen, history)
+    return None
+
+
+def _is_query(intent: TaskIntent, value: str) -> bool:
+    return any(value in q for q in intent.queries)
+
+
+def _open_search(screen: Screen, history: Sequence[Step]) -> Decision | None:
+    """Words to search and no search field in view: the search icon or button, once."""
+    if any(e.kind is ElementKind.EDIT_TEXT and is_search_field(e) for e in screen.elements):
+        return None
+    tapped = set(tapped_labels(history))
+    for e in screen.elements:
+        label = norm(e.label or e.icon_label)
+        if (
+            e.kind in TAPPABLE
+            and e.kind is not ElementKind.EDIT_TEXT
+            and label.split()[:1] == ["search"]
+            and label not in tapped
+            and not in_system_bar(e, screen)
+        ):
+            return Decision(Action(ActionKind.TAP, element=e.id), f"open the search ('{label}')")
     return None
 
 
