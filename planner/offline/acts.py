@@ -15,6 +15,7 @@ from screenpilot.model import Action, ActionKind, BlockKind, ElementKind, Screen
 from screenpilot.planner.base import Decision
 from screenpilot.planner.demos import TAPPABLE
 from screenpilot.planner.forms import in_system_bar, satisfied
+from screenpilot.planner.offline.files import file_to_pick
 from screenpilot.planner.offline.steps import acted_on, label_at
 
 #: Verbs whose own control ends a task ("Call", "Delete", "Sign out", "Add to cart").
@@ -123,6 +124,8 @@ def _asks(screen: Screen) -> bool:
 def finish_act(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> Decision | None:
     """The last tap did what the task's verb says ("Call", "Delete", "Sign out"): a
     confirmation that repeats it is tapped once, otherwise the task is done."""
+    if file_to_pick(intent, screen) is not None:
+        return None  # a file picker shows the file the command names: it is to be picked
     chosen = _SET_TO.search(intent.text)
     if chosen and history and history[-1].action.kind is ActionKind.TAP:
         # "set the screen timeout to 5 minutes": the option '5 minutes' was tapped

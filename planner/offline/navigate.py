@@ -1,6 +1,7 @@
 """Navigation by similarity (rules 7 and 8 of the offline planner): tap the element
 whose description is most like the command, else an overflow menu, a scroll down, back,
-and at last stop."""
+and at last stop. Know-how comes first: a feature unlocked by repeated taps
+(``unlock.py``: Build number for developer options) and a file picker (``files.py``)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ from screenpilot.planner.forms import (
     is_page_title,
 )
 from screenpilot.planner.offline.acts import CREATE_STEMS, is_act
+from screenpilot.planner.offline.files import pick_file
 from screenpilot.planner.offline.lists import beside_named, nth_item, recent_row, row_text
 from screenpilot.planner.offline.pages import opened, title_matches
 from screenpilot.planner.offline.steps import retapped, tapped_labels, trailing_scrolls
+from screenpilot.planner.offline.unlock import unlock
 
 #: First words of commands that look or go somewhere rather than act on something.
 PASSIVE_VERBS = frozenset(
@@ -108,7 +111,12 @@ def navigate(
     threshold: float,
     max_scrolls: int,
 ) -> Decision:
-    """Tap what is most similar to the command, else a menu, a scroll, back, or stop."""
+    """Tap what is most similar to the command, else a menu, a scroll, back, or stop
+    (a feature unlocked by repeated taps and a file picker first)."""
+    for rule in (unlock, pick_file):
+        known = rule(intent, screen, history)
+        if known is not None:
+            return known
     if (
         intent.open_only
         and history

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from screenpilot.language.apps import is_app
-from screenpilot.language.taskparse import TaskIntent
+from screenpilot.language.taskparse import TaskIntent, norm
 from screenpilot.language.words import APP_NAMES, lexical, stems, task_stems
-from screenpilot.model import ActionKind, ElementKind, Screen, Step
+from screenpilot.model import ActionKind, Element, ElementKind, Screen, Step
 from screenpilot.planner.demos import TAPPABLE
 from screenpilot.planner.forms import in_system_bar, viewport
 from screenpilot.planner.offline.steps import label_at
@@ -70,6 +70,23 @@ def title_matches(intent: TaskIntent, screen: Screen, history: Sequence[Step] = 
         return not more_to_open(intent, screen, history, titles[0].text)
     if intent.verb not in QUESTION_VERBS or (history and is_app(label_at(history[-1]))):
         return False  # an app's first page lists things to open, not answers
+    tapped = {norm(label_at(s)) for s in history if s.action.kind is ActionKind.TAP}
     return any(
-        len(stems(e.text) - APP_NAMES) >= 2 and lexical(intent, e.text) >= 0.99 for e in texts
+        len(stems(e.text) - APP_NAMES) >= 2
+        and lexical(intent, e.text) >= 0.99
+        and (norm(e.text) in tapped or not pictured(e, screen))
+        for e in texts
+    )
+
+
+def pictured(e: Element, screen: Screen) -> bool:
+    """Whether a line is the name of a pictured row of a list (a thumbnail or avatar at
+    least twice its height on its left): an item to open ("Yoga Mat" in a list of
+    orders), not an answer that a line of a page gives ("Android version 14")."""
+    return any(
+        p.kind in (ElementKind.IMAGE, ElementKind.ICON)
+        and p.box.x2 <= e.box.x1 + 4
+        and p.box.height >= 2 * e.box.height
+        and p.box.y1 - e.box.height <= e.box.y1 <= p.box.y2 - e.box.height
+        for p in screen.elements
     )
