@@ -1,5 +1,6 @@
 """Parts of a command for the Clock app: an alarm (its time, days and label; created,
-turned on or off, deleted), a timer of a duration, the stopwatch."""
+turned on or off, deleted), a timer of a duration, the stopwatch, a city added to the
+world clock ("add the city X", "the time in X": a person's place name, capitalised)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 
 from screenpilot.language import times
 from screenpilot.language.acts import switch_act
+from screenpilot.language.apps import is_app
 from screenpilot.language.record import OFF, ON, Command
 from screenpilot.language.spans import restore, take_after
 
@@ -76,26 +78,90 @@ def alarm_part(text: str, spans: list[str], label: str) -> Command | None:
 
 
 def clock_tool(text: str) -> Command | None:
-    """A timer of a duration, the stopwatch started."""
+    """A timer of a duration, the stopwatch started, a city added to the world clock."""
     low = text.lower()
     if re.search(r"\btimer\b", low):
-        duration = times.parse_duration(text)
+        seconds = times.duration_seconds(text)
         if (
-            duration
+            seconds
             and re.search(r"\b(?:start|set|run|go|begin|make|create|add|new|timer)\b", low)
             and not re.search(r"\b(?:stop|pause|cancel|delete)\b", low)
         ):
-            n, unit = duration
-            return Command(
-                text,
-                f"Start a {n} {unit[:-1]} timer",
-                act="start",
-                target="timer",
-                app="clock",
-                value=f"{n} {unit}",
+            value = times.write_duration(seconds)
+            n, _, unit = value.partition(" ")
+            canonical = (
+                f"Start a {n} {unit.removesuffix('s')} timer"
+                if " " not in unit
+                else f"Start a timer for {value}"
             )
+            return Command(text, canonical, act="start", target="timer", app="clock", value=value)
     if re.search(r"\bstopwatch\b", low) and not re.search(r"\b(?:stop|pause|reset)\b", low):
         return Command(
             text, "Start the stopwatch in clock", act="start", target="stopwatch", app="clock"
+        )
+    return world_clock_part(text)
+
+
+#: A place name: capitalised words ("Tokyo", "New York", "São Paulo", "Rio de Janeiro").
+_PLACE = r"([A-Z][\w'’.-]+(?:\s+(?:(?:de|da|do|del|la|el)\s+)?[A-Z][\w'’.-]+){0,2})"
+#: Where a command names a place whose time it wants (Android's world clock adds cities):
+#: "the city X", "the time in X", "X time", "X in/to the world clock".
+_CITY = (
+    re.compile(rf"\b(?i:city)(?:\s+(?i:of))?\s+{_PLACE}"),
+    re.compile(rf"\b(?i:time)\s+(?i:in|at)\s+{_PLACE}"),
+    re.compile(
+        rf"{_PLACE}\s+(?i:to|in|on|into)\s+(?:(?i:the|my)\s+)?(?i:world\s*clocks?|clocks)\b"
+    ),
+    re.compile(rf"(?<=\w )(?<!\bthe ){_PLACE}(?:'s)?\s+(?i:time)\b"),
+)
+#: Capitalised words before "time" that name no place ("Screen time", "Local time").
+_NOT_PLACES = frozenset(
+    {
+        "screen",
+        "local",
+        "world",
+        "current",
+        "daylight",
+        "standard",
+        "summer",
+        "winter",
+        "bed",
+        "sleep",
+        "work",
+        "home",
+        "free",
+        "real",
+        "run",
+        "prime",
+        "the",
+        "this",
+        "that",
+    }
+)
+_WORLD_WORDS = re.compile(r"\b(?:add|show|display|include|put|see|check|what)\b|\bclocks?\b", re.I)
+
+
+def world_clock_part(text: str) -> Command | None:
+    """A city added to the world clock: "add the city X", "the time in X", "add X time"."""
+    if re.search(r"\b(?:alarm|timer|stopwatch|remove|delete)\b", text, re.I):
+        return None
+    if not _WORLD_WORDS.search(text):
+        return None
+    for pattern in _CITY:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        city = m.group(1).strip(" .'’")
+        while len(city.split()) > 1 and _WORLD_WORDS.fullmatch(city.split()[0]):
+            city = city.split(maxsplit=1)[1]  # "Show Tokyo ...": the command's first word
+        if city.split()[0].lower() in _NOT_PLACES or is_app(city):
+            continue
+        return Command(
+            text,
+            f"Add {city} to the world clock",
+            act="add",
+            target="world clock",
+            app="clock",
+            value=city,
         )
     return None

@@ -326,3 +326,50 @@ def parse_duration(text: str) -> tuple[int, str] | None:
     if not m:
         return None
     return int(m.group(1)), _UNITS[m.group(2).lower()]
+
+
+_SECONDS = {"hours": 3600, "minutes": 60, "seconds": 1}
+_AMOUNT = re.compile(
+    r"(?<![\d.:])(\d{1,3}(?:\.\d+)?)(\s+and\s+a\s+half)?\s*-?\s*"
+    r"(hours?|hrs?|minutes?|mins?|seconds?|secs?|[hms])\b(\s+and\s+a\s+half\b)?",
+    re.I,
+)
+#: "1h30", "2m30": the second number in the next smaller unit.
+_COMPACT = re.compile(r"(?<![\d.])(\d{1,2})\s*([hm])\s*(\d{1,2})(?!\s*[\d.:a-z])", re.I)
+#: Durations said in words (everyday English): "half an hour", "an hour and a half".
+_SAID = (
+    (re.compile(r"\b(?:an? )?hour and a half\b", re.I), 5400),
+    (re.compile(r"\bhalf (?:an |a )?hour\b", re.I), 1800),
+    (re.compile(r"\b(?:a )?quarter (?:of )?an hour\b", re.I), 900),
+    (re.compile(r"\b(?:an|a|one) (hour|minute|second)\b", re.I), 0),
+)
+
+
+def duration_seconds(text: str) -> int | None:
+    """A duration in seconds, summed over its parts: '5 minutes' 300, '1h30' 5400,
+    '1 hour 30 minutes' 5400, '90 seconds' 90, '1.5 hours' and '1 and a half hours'
+    5400, 'half an hour' 1800, 'an hour' 3600; None when none is said."""
+    total = 0
+    rest = text
+    for pattern, seconds in _SAID:
+        for m in pattern.finditer(rest):
+            total += seconds or _SECONDS[_UNITS[m.group(1).lower()]]
+        rest = pattern.sub(" ", rest)
+    for m in _COMPACT.finditer(rest):
+        big = 3600 if m.group(2).lower() == "h" else 60
+        total += int(m.group(1)) * big + int(m.group(3)) * big // 60
+    rest = _COMPACT.sub(" ", rest)
+    for m in _AMOUNT.finditer(rest):
+        amount = float(m.group(1)) + (0.5 if m.group(2) or m.group(4) else 0.0)
+        total += round(amount * _SECONDS[_UNITS[m.group(3).lower()]])
+    return total or None
+
+
+def write_duration(seconds: int) -> str:
+    """3600 -> '1 hour', 5400 -> '1 hour 30 minutes', 90 -> '1 minute 30 seconds'."""
+    parts = []
+    for unit, size in _SECONDS.items():
+        n, seconds = divmod(seconds, size)
+        if n:
+            parts.append(f"{n} {unit if n != 1 else unit[:-1]}")
+    return " ".join(parts)

@@ -5,6 +5,14 @@ Each turn it considers what can be done on this screen and picks the best:
 0. on a home screen (three or more app names in view) -> open the app the task names
    ("in the Shop app"), else the app whose purpose fits it (language/apps.py: "ring
    vibration" is a setting, "promo code" is the shop's), never one already tried;
+0a. a timer keypad (digit keys, an "00h 00m 00s" display) and a timer of a duration ->
+   its digits as hhmmss without leading zeros (the keypad fills from the right: 5
+   minutes is 5, 0, 0), Start once the display reads it (else a delete key, or stop,
+   not done), done the turn after Start;
+0b. a city added to the world clock ("add the city X", "the time in X") -> the world
+   clock's tab, its add button, the city searched and chosen; done once it is ticked;
+0c. a new alarm on a list of alarms -> the list's floating add button (once a run),
+   never an alarm row whose words look alike ("every weekend" is not "Weekends");
 1. a slider the task names with a level ("brightness to 50%") -> tap that point
    (just past the track's end for 0 % and 100 %);
 2. a switch or check box the task names, already in the wished state -> stop, done;
@@ -53,7 +61,8 @@ demonstration whose switch or slider the task does not name ("Turn wifi off." fo
 "turn bluetooth off") is not followed.
 
 The rules live by idea: ``planner.py`` (the class, the launcher, sliders and
-switches, a command of several parts), ``fill.py`` (3-5), ``acts.py`` (6),
+switches, a command of several parts), ``timer.py`` (0a), ``world.py`` (0b),
+``alarm.py`` (0c), ``fill.py`` (3-5), ``acts.py`` (6),
 ``navigate.py``, ``lists.py`` and ``pages.py`` (7-8), ``demo.py`` (following a
 demonstration), ``steps.py`` (what the run did so far).
 """

@@ -19,6 +19,7 @@ from screenpilot.planner.demos import TAPPABLE, demo_fits, demo_progress
 from screenpilot.planner.encoding import CachedEncoder, Encoder
 from screenpilot.planner.forms import in_system_bar
 from screenpilot.planner.offline.acts import finish_act
+from screenpilot.planner.offline.alarm import new_alarm
 from screenpilot.planner.offline.demo import follow
 from screenpilot.planner.offline.fill import (
     choose_attribute,
@@ -28,6 +29,8 @@ from screenpilot.planner.offline.fill import (
 )
 from screenpilot.planner.offline.navigate import navigate
 from screenpilot.planner.offline.steps import acted_on, tapped_labels
+from screenpilot.planner.offline.timer import set_timer
+from screenpilot.planner.offline.world import add_city
 
 #: First words of commands that flip a setting ("start the stopwatch" does not).
 SWITCH_VERBS = frozenset(
@@ -88,6 +91,9 @@ class HeuristicPlanner:
                 return followed
         for rule in (
             self._launcher,
+            set_timer,
+            add_city,
+            new_alarm,
             self._slider,
             self._toggle,
             type_value,
