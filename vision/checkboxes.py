@@ -142,9 +142,25 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
     return found
 
 
+#: A detected image or button at most this many times a found check box's area, holding
+#: it whole, is that check box (the detector's box is often loose around small squares).
+LOOSE_FACTOR = 3.5
+
+
+def _same_square(found: Box, widget: Element) -> bool:
+    """Whether ``widget`` is the found check box: the same box, or a loose picture of it."""
+    if found.iou(widget.box) > 0.5:
+        return True
+    return (
+        widget.kind in (ElementKind.IMAGE, ElementKind.BUTTON)
+        and widget.box.intersection(found) >= 0.9 * found.area
+        and widget.box.area <= LOOSE_FACTOR * found.area
+    )
+
+
 def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element]:
     """``widgets`` plus the check boxes only the pixels show; a detected image or
-    button that is the same square becomes that check box."""
+    button that is the same square (or a loose box around it) becomes that check box."""
     bars = [e.box for e in widgets if e.kind is ElementKind.NAVIGATION_BAR]
     found = [
         f
@@ -153,7 +169,7 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
     ]
     out = []
     for e in widgets:
-        same = next((f for f in found if f.box.iou(e.box) > 0.5), None)
+        same = next((f for f in found if _same_square(f.box, e)), None)
         if same is not None and e.kind in (ElementKind.IMAGE, ElementKind.BUTTON):
             continue
         if same is not None and e.kind is ElementKind.CHECK_BOX and e.checked is None:

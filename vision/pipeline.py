@@ -39,6 +39,8 @@ from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.blobs import find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
+from screenpilot.vision.checkgrid import complete_grid
+from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
@@ -51,6 +53,7 @@ from screenpilot.vision.shipped import (
 )
 from screenpilot.vision.sliders import with_sliders
 from screenpilot.vision.states import with_state
+from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
@@ -151,8 +154,8 @@ def as_element(item: Any) -> Element | None:
 
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
     """``detector.detect(image)`` as elements, plus the seek bars and check boxes only
-    the pixels show (``vision.sliders``, ``vision.checkboxes``); the detector's
-    failures leave as ``VisionError``."""
+    the pixels show (``vision.sliders``, ``vision.checkboxes``, ``vision.checkgrid``);
+    the detector's failures leave as ``VisionError``."""
     try:
         found = detector.detect(image)
     except ScreenpilotError:
@@ -166,7 +169,7 @@ def run_detector(detector: Detector, image: RGB) -> list[Element]:
         if e is not None and e.kind is not ElementKind.TEXT:
             box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
             out.append(dataclasses.replace(e, box=box))
-    return with_check_boxes(image, with_sliders(image, out))
+    return complete_grid(image, with_check_boxes(image, with_sliders(image, out)))
 
 
 def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
@@ -280,7 +283,7 @@ def assemble(
                 text=group.strip_glyph(line.text),
                 confidence=min(1.0, line.score),
             )
-            for line in obs.lines
+            for line in split_wide_gaps(pixels, obs.lines)
         ]
         bar_regions = [
             blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
@@ -293,6 +296,7 @@ def assemble(
             [e.box for e in (*texts, *obs.widgets)],
             [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT],
         )
+        texts, widgets = search_glyphs(texts, widgets, w, h)
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
@@ -326,7 +330,11 @@ def _label_icons(
     if labeller is None:
         reports["icons"] = StageReport("icons", "unavailable", note=note)
         return elements
-    todo = [i for i, e in enumerate(elements) if not e.text and e.kind in group.PICTURES]
+    todo = [
+        i
+        for i, e in enumerate(elements)
+        if not e.text and not e.icon_label and e.kind in group.PICTURES
+    ]
     crops = [
         pixels[elements[i].box.y1 : elements[i].box.y2, elements[i].box.x1 : elements[i].box.x2]
         for i in todo
