@@ -151,7 +151,7 @@ def test_a_city_is_added_from_the_world_clock_tab() -> None:
         1080,
         2400,
         elements=(
-            el(1, ElementKind.TEXT, 100, 400, "London"),
+            el(1, ElementKind.EDIT_TEXT, 100, 400, "London 8:30 PM"),  # a card read as a field
             el(2, ElementKind.BUTTON, 880, 1880, icon_label="earth"),
             TABS[0],
             el(41, ElementKind.IMAGE, 300, 2200, caption="Clock", selected=True),

@@ -93,7 +93,7 @@ def add_city(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> Dec
         and e.kind is not ElementKind.EDIT_TEXT
         and not in_system_bar(e, screen)
     ]
-    picking = any(s.action.kind is ActionKind.TYPE for s in history) or any(
+    picking = any(  # the add button of the world clock was tapped: a city picker
         _tapped_add(s) and _on_world_page(s.before, history[:i]) for i, s in enumerate(history)
     )
     for row in rows:
@@ -107,18 +107,19 @@ def add_city(intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> Dec
                 Action(ActionKind.STOP, done=True), f"'{row.label}' is in the world clock"
             )
         return Decision(Action(ActionKind.TAP, element=row.id), f"choose '{row.label}'")
-    search = next(
+    search = next(  # the picker's search: an empty field or one that says "Search"
         (
             e
             for e in screen.elements
-            if e.kind is ElementKind.EDIT_TEXT or (e.hint and norm(e.text) in _SEARCH)
+            if (e.kind is ElementKind.EDIT_TEXT and (not e.text or "search" in norm(e.label)))
+            or (e.hint and norm(e.text) in _SEARCH)
         ),
         None,
     )
     typed = any(
         s.action.kind is ActionKind.TYPE and norm(s.action.text or "") == city for s in history
     )
-    if search is not None and not typed:
+    if picking and search is not None and not typed:
         return Decision(
             Action(ActionKind.TYPE, element=search.id, text=command.value),
             f"search the city '{command.value}'",
