@@ -10,6 +10,12 @@ left as they are.
     'Open my payment history'
     >>> as_open("What is the Android version?")
     'What is the Android version?'
+
+Questions about who sent a message on a subject read as a search of the messages
+whose result is opened:
+
+    >>> as_open("Who texted me about the party? Open that thread")
+    'Find the message about party and open that conversation'
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import re
 _AGAIN = (
     r"(?:[?.!,;]+\s*(?:(?:and|then|please|pls)\s+)*"
     r"(?:open|show|view|go to|take me to|take me|bring me to|bring up|pull up)"
-    r"(?:\s+(?:it|them|that|those|this|there|me|up))*\s*[.!]*)?"
+    r"(?:\s+(?:it|them|that|those|this|there|me|up|one|thread|conversation|chat|"
+    r"message|messages|page))*\s*[.!]*)?"
 )
 #: "where can I see X", "where do I find X", "where would I look at X".
 _WHERE_SEE = re.compile(
@@ -43,6 +50,15 @@ _WANT_SEE = re.compile(
     re.I,
 )
 
+#: "who texted me about X", "who sent me a message about X", "who messaged me re X".
+_WHO_ABOUT = re.compile(
+    r"^\s*who\s+(?:texted|messaged|wrote|sent|emailed|mailed|sms(?:ed)?)\s+"
+    r"(?:(?:to\s+)?me\s+)?(?:(?:a|an|the)\s+(?:text|message|sms|mail|email)\s+)?"
+    r"(?:about|regarding|re|on)\s+"
+    rf"(?P<what>.+?)\s*{_AGAIN}\s*[?.!]*\s*$",
+    re.I,
+)
+
 #: "Open order history?" (a question the lexicon already wrote as an open): no "?".
 _OPEN_ASKED = re.compile(r"^\s*open\s+(?P<what>.+?)\s*\?+\s*$", re.I)
 
@@ -50,6 +66,10 @@ _OPEN_ASKED = re.compile(r"^\s*open\s+(?P<what>.+?)\s*\?+\s*$", re.I)
 def as_open(text: str) -> str:
     """A question asking where something is or to see it, as "Open X"; other text as
     it is."""
+    who = _WHO_ABOUT.match(text)
+    if who and who.group("what").strip(" ,.?!"):
+        what = re.sub(r"^(?:the|a|an|my|some)\s+", "", who.group("what").strip(" ,.?!"), flags=re.I)
+        return f"Find the message about {what} and open that conversation"
     opened = _OPEN_ASKED.match(text)
     if opened:
         return "Open " + opened.group("what")

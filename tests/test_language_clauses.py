@@ -161,3 +161,10 @@ def test_search_words_go_into_a_search_box_only() -> None:
     d = type_value(intent, Screen(1080, 2400, elements=(box, chat.elements[1])), [])
     assert d is not None and d.action.element == 3 and d.action.text == "concert tickets\n"
     assert parse_task("New contact: John, 12345678").queries == ()
+
+
+def test_who_texted_me_about_x_is_a_search_whose_result_is_opened() -> None:
+    c = parse_command("Who texted me about the party? Open that thread")
+    assert c.canonical == "Find the message about party and open that conversation"
+    assert parse_task(c.canonical).queries == ("party",)
+    assert parse_command("Who texted me last?").canonical == "Who texted me last?"

@@ -24,6 +24,10 @@ Each turn it considers what can be done on this screen and picks the best:
    no field was detected counts as a field. Capitalised names are typed only when
    the command creates something ("Create a contact for Alice"); "Call Bob Lee"
    names a target to tap;
+   3a. a search that found nothing ("No results") -> its last word alone ("concert
+   tickets" -> "tickets"), once; then stop, not done; a search that found something,
+   for a command that goes on ("... and open that conversation") -> the first result
+   naming the query, then done (``narrow.py``);
 4. on a form, the options the command names: AM/PM, days ("every weekend");
 5. once every value is typed, a confirm button (Save, Done, OK, Add, Send, Set...)
    -> tap it, and the turn after that -> stop, done;
@@ -63,8 +67,11 @@ demonstration whose switch or slider the task does not name ("Turn wifi off." fo
 The rules live by idea: ``planner.py`` (the class, the launcher, sliders and
 switches, a command of several parts), ``timer.py`` (0a), ``world.py`` (0b),
 ``alarm.py`` (0c), ``fill.py`` (3-5), ``acts.py`` (6),
-``navigate.py``, ``lists.py`` and ``pages.py`` (7-8), ``demo.py`` (following a
-demonstration), ``steps.py`` (what the run did so far).
+``navigate.py``, ``lists.py`` and ``pages.py`` (7-8), ``unlock.py`` (features
+unlocked by repeated taps: 'Build number' seven times for developer options) and
+``files.py`` (file pickers: the file the command names, by name or kind), both tried
+first by ``navigate``, ``demo.py`` (following a demonstration), ``steps.py`` (what
+the run did so far).
 """
 
 from screenpilot.planner.encoding import Encoder

@@ -27,7 +27,7 @@ from screenpilot.planner.offline.steps import acted_on, label_at, submitted, tap
 #: First words of commands that replace a value that is there.
 REPLACE_VERBS = frozenset({"change", "edit", "update", "replace", "correct", "set", "modify"})
 #: "... and open that conversation", "..., then call him": more to do after a search.
-_THEN_OPEN = re.compile(
+THEN_OPEN = re.compile(
     r"(?:\band\b|\bthen\b|[,;])\s+(?:then\s+)?(?:open|tap|select|play|call|show|view|read)\b",
     re.I,
 )
@@ -186,7 +186,7 @@ def confirm_values(intent: TaskIntent, screen: Screen, history: Sequence[Step]) 
     if last_label and last_label[0] in CONFIRM_WORDS:
         return Decision(Action(ActionKind.STOP, done=True), f"tapped '{last_label[0]}'")
     if submitted(history):
-        if _THEN_OPEN.search(intent.text):
+        if THEN_OPEN.search(intent.text):
             return None  # "find the message about X and open it": a result to open
         return Decision(Action(ActionKind.STOP, done=True), f"searched for '{typed[-1]}'")
     buttons = [

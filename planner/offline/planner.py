@@ -27,6 +27,7 @@ from screenpilot.planner.offline.fill import (
     confirm_values,
     type_value,
 )
+from screenpilot.planner.offline.narrow import narrow_search, open_result
 from screenpilot.planner.offline.navigate import navigate
 from screenpilot.planner.offline.steps import acted_on, tapped_labels
 from screenpilot.planner.offline.timer import set_timer
@@ -96,6 +97,8 @@ class HeuristicPlanner:
             new_alarm,
             self._slider,
             self._toggle,
+            narrow_search,
+            open_result,
             type_value,
             choose_options,
             choose_attribute,

@@ -133,9 +133,9 @@ class AdbDaemon:
                     self._threads.discard(threading.current_thread())
 
         thread = threading.Thread(target=run, name=name, daemon=True)
-        with self._lock:
+        with self._lock:  # started under the lock: stop() never sees an unstarted thread
             self._threads.add(thread)
-        thread.start()
+            thread.start()
 
     def active_threads(self) -> int:
         """Connection and stream threads still running (for leak checks)."""
