@@ -40,7 +40,8 @@ class Phrase:
     verb_only: bool = False
 
 
-def _data(name: str) -> dict[str, Any]:
+def package_data(name: str) -> dict[str, Any]:
+    """A JSON file of the command language's package data (``language/data/NAME``)."""
     text = resources.files("screenpilot.language").joinpath("data", name).read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
@@ -49,7 +50,7 @@ def _data(name: str) -> dict[str, Any]:
 @functools.cache
 def concepts() -> tuple[Concept, ...]:
     out = []
-    for c in _data("concepts.json")["concepts"]:
+    for c in package_data("concepts.json")["concepts"]:
         out.append(
             Concept(
                 name=c["name"],
@@ -71,7 +72,7 @@ def phrases(language: str) -> tuple[Phrase, ...]:
     """The rewrites of ``language`` (en | zh), longest source first."""
     out = [
         Phrase(tuple(p["from"]), p["to"], p["why"], bool(p.get("verb_only")))
-        for p in _data("phrases.json")[language]
+        for p in package_data("phrases.json")[language]
     ]
     return tuple(out)
 

@@ -7,11 +7,10 @@ picker closed, a confirmation (Import, OK) is tapped once, then the task is done
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Sequence
-from importlib import resources
 
+from screenpilot.language.lexicon import package_data
 from screenpilot.language.taskparse import TaskIntent, norm
 from screenpilot.model import Action, ActionKind, BlockKind, Element, ElementKind, Screen, Step
 from screenpilot.planner.base import Decision
@@ -33,8 +32,7 @@ CONFIRMS = frozenset({"import", "ok", "open", "select", "done", "attach", "uploa
 @functools.cache
 def kinds() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
     """(words people call a kind of file, its extensions) from ``files.json``."""
-    text = resources.files("screenpilot.language").joinpath("data", "files.json")
-    data = json.loads(text.read_text("utf-8"))
+    data = package_data("files.json")
     return tuple((frozenset(k["words"]), tuple(k["ext"])) for k in data["kinds"])
 
 

@@ -8,12 +8,11 @@ opened."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 
+from screenpilot.language.lexicon import package_data
 from screenpilot.language.taskparse import TaskIntent, norm
 from screenpilot.model import Action, ActionKind, Element, Screen, Step
 from screenpilot.planner.base import Decision
@@ -41,8 +40,7 @@ class Unlock:
 @functools.cache
 def unlocks() -> tuple[Unlock, ...]:
     """The entries of ``unlocks.json``."""
-    text = resources.files("screenpilot.language").joinpath("data", "unlocks.json")
-    data = json.loads(text.read_text("utf-8"))
+    data = package_data("unlocks.json")
     return tuple(
         Unlock(
             name=u["name"],
