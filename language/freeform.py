@@ -40,6 +40,12 @@ def other_part(text: str) -> Command:
         canonical,
         flags=re.I,
     )
+    canonical = re.sub(  # "take X out of my cart": the cart's Remove
+        r"\b(?:take|get) (.+?) out of (?:my |the )?(shop )?cart\b",
+        r"remove \1 from my \2cart",
+        canonical,
+        flags=re.I,
+    )
     canonical = (
         re.sub(
             r"^(.+?) (?:in|into) (?:my |the )?(?:\w+ )?cart\b",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from screenpilot.language import parse_command
 from screenpilot.language.apps import app_names
+from screenpilot.language.quantity import count_of
 
 _ON = re.compile(
     r"\b(turn|switch|toggle|put)\s+(\w+\s+){0,3}on\b|\b(enable|activate|start)\b"
@@ -187,6 +188,12 @@ _TYPING_VERBS = {
     "sign",
 }
 _NAMING = re.compile(r"\b(named|called|name is|name as|label(?:led)? it|titled)\b", re.I)
+#: Verbs acting on a thing already there ("delete the thread from 650-555-0177"): a
+#: phone number they name is found on the screen, never typed.
+_FINDING_VERBS = frozenset(
+    {"delete", "remove", "archive", "open", "read", "mute", "unmute", "pin", "unpin", "star"}
+)
+_PHONE = re.compile(r"\+?\d{5,}")
 #: "add X to my cart": X is picked, not typed.
 _ONTO = re.compile(r"\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|wish ?list)\b", re.I)
 #: Codes to type: capitals and digits together ("SAVE10").
@@ -210,6 +217,10 @@ class TaskIntent:
     ordinal: int | None = None
     #: Values that are a search's words ("find yoga mats"): typed into search fields only.
     queries: tuple[str, ...] = ()
+    #: How many of a thing a shop's command wants ("add 3 coffee mugs": 3) ...
+    count: int | None = None
+    #: ... and the words naming that thing ("coffee mugs"; "" when not named).
+    counted: str = ""
 
     @property
     def where(self) -> str:
@@ -350,7 +361,12 @@ def parse_task(text: str) -> TaskIntent:
     found = _values(text, search=not command.kind, queries=queries)
     values = tuple(v for v, name in found if typing or not name)
     targets = tuple(v for v, name in found if name and not typing)
+    if verb in _FINDING_VERBS and not typing:
+        phones = tuple(v for v in values if _PHONE.fullmatch(v))
+        values = tuple(v for v in values if v not in phones)
+        targets = phones + targets
     level = command.level if command.level is not None else _level(text)
+    count = count_of(text) or count_of(command.text)
     return TaskIntent(
         text=text,
         switch_to=switch_to,
@@ -361,4 +377,6 @@ def parse_task(text: str) -> TaskIntent:
         targets=targets,
         ordinal=command.ordinal,
         queries=tuple(v for v in values if v in queries),
+        count=count.number if count else None,
+        counted=count.item if count else "",
     )

@@ -168,3 +168,18 @@ def test_who_texted_me_about_x_is_a_search_whose_result_is_opened() -> None:
     assert c.canonical == "Find the message about party and open that conversation"
     assert parse_task(c.canonical).queries == ("party",)
     assert parse_command("Who texted me last?").canonical == "Who texted me last?"
+
+
+def test_a_phone_number_a_delete_acts_on_is_found_not_typed() -> None:
+    gone = parse_task(parse_command("Delete the thread from 650-555-0177 in Messages").canonical)
+    assert gone.values == () and gone.targets == ("6505550177",)
+    # a number to call, text or save is still typed
+    assert parse_task(parse_command("Call 650-555-0177").canonical).values == ("6505550177",)
+    saved = parse_task(parse_command("Add a contact with number 650-555-0177").canonical)
+    assert saved.values == ("6505550177",)
+
+
+def test_taking_a_thing_out_of_the_cart_removes_it() -> None:
+    assert parse_command("Take the Coffee Mug out of my cart").canonical == (
+        "Remove the Coffee Mug from my cart"
+    )

@@ -45,7 +45,9 @@ LABELLED = frozenset(
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
 #: Wide widgets whose label may stand above them.
-BARS = frozenset({ElementKind.SEEK_BAR, ElementKind.RATING_BAR})
+#: (A rating bar is not: in a list or a card the text above it is the item's name,
+#: which must stay a text to tap.)
+BARS = frozenset({ElementKind.SEEK_BAR})
 #: A label on a widget's row may be this many times ``max_dist`` away (settings rows).
 ROW_LABEL_FACTOR = 20
 #: Blocks that never take a caption.

@@ -40,6 +40,7 @@ from screenpilot.vision import group
 from screenpilot.vision.blobs import find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
+from screenpilot.vision.discs import add_discs, find_discs, glyph_crop
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
@@ -53,6 +54,7 @@ from screenpilot.vision.shipped import (
 )
 from screenpilot.vision.sliders import with_sliders
 from screenpilot.vision.states import with_state
+from screenpilot.vision.steppers import name_steppers
 from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
@@ -296,13 +298,21 @@ def assemble(
             [e.box for e in (*texts, *obs.widgets)],
             [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT],
         )
+        widgets = add_discs(
+            widgets,
+            find_discs(
+                pixels,
+                [e.box for e in texts],
+                [e.box for e in widgets if e.kind is ElementKind.IMAGE],
+            ),
+        )
         texts, widgets = search_glyphs(texts, widgets, w, h)
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
         group_secs = time.perf_counter() - start
         if "icons" in stages:
-            elements = _label_icons(pixels, elements, icons, reports)
+            elements = name_steppers(_label_icons(pixels, elements, icons, reports))
         regions: list[blocks_mod.Region] = []
         if regions_future is not None:
             regions, secs = regions_future.result()
@@ -335,10 +345,8 @@ def _label_icons(
         for i, e in enumerate(elements)
         if not e.text and not e.icon_label and e.kind in group.PICTURES
     ]
-    crops = [
-        pixels[elements[i].box.y1 : elements[i].box.y2, elements[i].box.x1 : elements[i].box.x2]
-        for i in todo
-    ]
+    boxes = [glyph_crop(pixels, elements[i].box) for i in todo]
+    crops = [pixels[b.y1 : b.y2, b.x1 : b.x2] for b in boxes]
     start = time.perf_counter()
     try:
         labels = list(labeller.label(crops)) if crops else []

@@ -81,7 +81,7 @@ CREATE_STEMS = frozenset(stems(" ".join(CREATE_VERBS)))
 APP_LABELS = frozenset(norm(a) for a in app_names())
 
 _SET_TO = re.compile(r"\b(?:set|change|switch|make)\b.*\bto\s+(.+?)\s*[.!]?\s*$", re.I)
-_ADD_TO = re.compile(
+ADD_TO = re.compile(
     r"\badd\b.*\bto (?:my |the |your )?(cart|basket|favou?rites|playlist|"
     r"wish ?list)\b",
     re.I,
@@ -97,7 +97,7 @@ def act_words(intent: TaskIntent) -> set[str]:
     if not named:
         return set()  # "David Kim has a new number": no act is named
     verb = stems(named)
-    onto = _ADD_TO.search(intent.text)
+    onto = ADD_TO.search(intent.text)
     if onto:
         listed = stems(onto.group(1))
         verb = listed if "star" in listed else verb | listed

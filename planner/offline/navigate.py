@@ -28,6 +28,7 @@ from screenpilot.planner.offline.acts import CREATE_STEMS, is_act
 from screenpilot.planner.offline.files import pick_file
 from screenpilot.planner.offline.lists import beside_named, nth_item, recent_row, row_text
 from screenpilot.planner.offline.pages import opened, title_matches
+from screenpilot.planner.offline.places import is_destination, is_place, place_open
 from screenpilot.planner.offline.steps import retapped, tapped_labels, trailing_scrolls
 from screenpilot.planner.offline.unlock import unlock
 
@@ -139,6 +140,7 @@ def navigate(
         and e.box.y1 < kb
         and not is_page_title(e, screen)
         and norm(e.label) not in typed
+        and not is_destination(intent, e.label)  # "add X to my cart": not the cart icon
     ]
     creating = bool(stems(intent.verb) & CREATE_STEMS) or bool(intent.words & {"new", "create"})
     fab = floating_button(screen, kb)
@@ -161,6 +163,8 @@ def navigate(
         texts = [describe_for_match(e, screen) if e is not fab else "add button" for e in els]
         score = similarity(intent.where, texts)
         score += np.array([0.5 * is_act(intent, e.label) for e in els])
+        if not place_open(intent, screen):  # "the backpack in my cart": the cart first
+            score += np.array([0.6 * is_place(intent, e.label) for e in els])
         named = [stems(t) for t in intent.targets]
         score += np.array(
             [0.3 * any(t and t <= stems(e.label) for t in named) for e in els]

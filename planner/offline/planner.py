@@ -29,6 +29,7 @@ from screenpilot.planner.offline.fill import (
 )
 from screenpilot.planner.offline.narrow import narrow_search, open_result
 from screenpilot.planner.offline.navigate import navigate
+from screenpilot.planner.offline.stepper import set_quantity
 from screenpilot.planner.offline.steps import acted_on, tapped_labels
 from screenpilot.planner.offline.timer import set_timer
 from screenpilot.planner.offline.world import add_city
@@ -96,6 +97,7 @@ class HeuristicPlanner:
             add_city,
             new_alarm,
             self._slider,
+            set_quantity,
             self._toggle,
             narrow_search,
             open_result,

@@ -59,3 +59,15 @@ class Box(Record):
 
     def contains(self, x: float, y: float) -> bool:
         return self.x1 <= x < self.x2 and self.y1 <= y < self.y2
+
+    def beside(self, other: Box, reach: float) -> str:
+        """``"left"`` or ``"right"`` when this box stands just left or right of ``other``
+        on its row (overlapping 40 % of the lower one's height, at most ``reach``
+        pixels apart), else ``""``: a stepper's "-" and "+" beside its number."""
+        if min(self.y2, other.y2) - max(self.y1, other.y1) < 0.4 * min(self.height, other.height):
+            return ""
+        if self.x2 <= other.x1 + 2 and other.x1 - self.x2 <= reach:
+            return "left"
+        if self.x1 >= other.x2 - 2 and self.x1 - other.x2 <= reach:
+            return "right"
+        return ""

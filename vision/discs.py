@@ -1,0 +1,189 @@
+"""Round icon buttons the detector missed: a plain filled disc (or rounded square)
+holding one small glyph.
+
+Material's tonal and filled icon buttons (a quantity stepper's "-" and "+", a
+floating action button, a call button) are a flat patch of one colour, often of
+low contrast with the page (a light grey disc on white), with a glyph in its
+middle. The detector, trained mostly on synthetic screens, misses some of them,
+and a task hinges on them ("make it 2 backpacks"). Their look is fixed, so the
+pixels decide: a component of pixels that differ from their row's background,
+about square, of a button's size (5-16 % of the screen's width: 32-64 dp), most
+of its box one even colour, and inside it a glyph of another colour that is small
+and centred. A letter in a disc (a contact's avatar) is read by OCR, so a disc
+any text covers is left out, as are discs inside a larger picture (a photo) and
+those in the status bar. Each becomes a clickable ``icon`` (labelled later by the
+icon model) with a low confidence.
+
+    >>> widgets = add_discs(widgets, find_discs(pixels, texts, pictures))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from screenpilot.model import Box, Element, ElementKind
+
+#: A button's side as a share of the screen's width (32-64 dp on 411 dp).
+MIN_SIDE, MAX_SIDE = 0.05, 0.16
+#: A pixel is off the row's background when its colour differs by this (sum of R, G, B):
+#: low, as tonal buttons are a light grey on white.
+OFF_BACKGROUND = 14
+#: The fill: pixels within this of the patch's commonest colour (sum of R, G, B).
+EVEN = 18
+#: The fill's share of the box: a disc is 0.785 of its box, a rounded square more;
+#: the glyph takes its share out.
+MIN_FILL, MAX_FILL = 0.5, 0.97
+#: The glyph: pixels this far from the fill's colour (sum of R, G, B) ...
+GLYPH_CONTRAST = 120
+#: ... making this share of the inner box, and no wider than this share of the side.
+MIN_GLYPH, MAX_GLYPH = 0.02, 0.4
+MAX_GLYPH_SIDE = 0.75
+#: The status bar ends this far down the screen.
+STATUS_BAR = 0.035
+CONFIDENCE = 0.35
+#: Detected kinds that take a disc's box when they are the disc.
+SNAPPED = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
+#: A disc's glyph is cut out for the icon model with this share of each side off.
+INSET = 0.18
+
+
+def _fill_colour(patch: np.ndarray) -> np.ndarray:
+    """The commonest colour of ``patch`` (H x W x 3 int16), read on a coarse grid."""
+    q = (patch // 8).reshape(-1, 3)
+    keys = (q[:, 0].astype(np.int32) << 10) | (q[:, 1].astype(np.int32) << 5) | q[:, 2]
+    values, counts = np.unique(keys, return_counts=True)
+    best = int(values[int(np.argmax(counts))])
+    mode = np.array([(best >> 10) & 31, (best >> 5) & 31, best & 31], np.int16) * 8 + 4
+    near = np.abs(patch.reshape(-1, 3) - mode).sum(axis=1) <= EVEN
+    fill: np.ndarray = patch.reshape(-1, 3)[near].mean(axis=0)
+    return fill
+
+
+def _is_disc(patch: np.ndarray, background: np.ndarray) -> bool:
+    """Whether ``patch`` (the component's box, H x W x 3 int16) is a plain fill of one
+    colour, unlike the background, with a small centred glyph."""
+    h, w = patch.shape[:2]
+    fill = _fill_colour(patch)
+    if float(np.abs(fill - background).sum()) < OFF_BACKGROUND:
+        return False
+    near = np.abs(patch - fill).sum(axis=2) <= EVEN
+    share = float(near.mean())
+    if not MIN_FILL <= share <= MAX_FILL:
+        return False
+    # the box's corners of a disc are background; its edge middles are fill
+    mid = [near[h // 2, 1], near[h // 2, w - 2], near[1, w // 2], near[h - 2, w // 2]]
+    if sum(mid) < 3:
+        return False
+    return _has_glyph(patch, fill)
+
+
+def _has_glyph(patch: np.ndarray, fill: np.ndarray) -> bool:
+    """Whether the middle of ``patch`` holds one small centred mark unlike ``fill``."""
+    h, w = patch.shape[:2]
+    inner = patch[h // 5 : h - h // 5, w // 5 : w - w // 5]
+    glyph = np.abs(inner - fill).sum(axis=2) >= GLYPH_CONTRAST
+    if not MIN_GLYPH <= float(glyph.mean()) <= MAX_GLYPH:
+        return False
+    ys, xs = np.nonzero(glyph)
+    gh, gw = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+    if gh > MAX_GLYPH_SIDE * h or gw > MAX_GLYPH_SIDE * w:
+        return False
+    # the glyph is centred: its box's middle near the inner box's middle
+    ih, iw = glyph.shape
+    cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2
+    if abs(cy - ih / 2) > 0.2 * ih or abs(cx - iw / 2) > 0.2 * iw:
+        return False
+    # nothing of the glyph's colour touches the disc's edge (a card's text would)
+    ring = np.ones((h, w), bool)
+    ring[2:-2, 2:-2] = False
+    edge = np.abs(patch[ring] - fill).sum(axis=1) >= GLYPH_CONTRAST
+    return float(edge.mean()) < 0.35
+
+
+def glyph_crop(pixels: np.ndarray, box: Box) -> Box:
+    """The part of a picture's ``box`` on ``pixels`` that the icon model should see: a
+    button drawn as a plain fill with a glyph in its middle is cut to its middle (the
+    model knows glyphs, not discs: a stepper's "+" in its grey disc scores 0.72 for
+    "add", its middle 0.9999); any other picture is left whole."""
+    if box.width < 8 or box.height < 8 or not 0.67 <= box.width / box.height <= 1.5:
+        return box
+    patch = pixels[box.y1 : box.y2, box.x1 : box.x2].astype(np.int16)
+    fill = _fill_colour(patch)
+    if float((np.abs(patch - fill).sum(axis=2) <= EVEN).mean()) < MIN_FILL:
+        return box
+    if not _has_glyph(patch, fill):
+        return box
+    dx, dy = round(box.width * INSET), round(box.height * INSET)
+    return Box.of(box.x1 + dx, box.y1 + dy, box.x2 - dx, box.y2 - dy)
+
+
+def _bounded(img: np.ndarray, x: int, y: int, bw: int, bh: int, fill: np.ndarray) -> bool:
+    """Whether the box ``x, y, bw, bh`` of ``img`` stands on a plain surround of
+    another colour than ``fill``: a band of a few pixels around it, the box clear of
+    the image's edges (a search bar's rounded ends, a row's coloured patch are not)."""
+    pad = max(2, min(bw, bh) // 10)
+    h, w = img.shape[:2]
+    if x - pad < 0 or y - pad < 0 or x + bw + pad > w or y + bh + pad > h:
+        return False
+    outer = img[y - pad : y + bh + pad, x - pad : x + bw + pad]
+    ring = np.ones(outer.shape[:2], bool)
+    ring[pad:-pad, pad:-pad] = False
+    band = outer[ring]
+    if float((np.abs(band - fill).sum(axis=1) <= EVEN).mean()) > 0.1:
+        return False
+    surround = np.median(band, axis=0)
+    return float((np.abs(band - surround).sum(axis=1) <= 2 * EVEN).mean()) >= 0.8
+
+
+def find_discs(pixels: np.ndarray, texts: Sequence[Box], pictures: Sequence[Box]) -> list[Box]:
+    """Boxes of disc buttons on ``pixels`` (H x W x 3 RGB) that no box of ``texts``
+    touches and no box of ``pictures`` (photos, much larger) holds."""
+    import cv2
+
+    height, width = pixels.shape[:2]
+    step = 2 if width >= 900 else 1
+    img = pixels[::step, ::step].astype(np.int16)
+    w = img.shape[1]
+    background = np.median(img[:, ::4], axis=1).astype(np.int16)
+    mask = (np.abs(img - background[:, None, :]).sum(axis=2) > OFF_BACKGROUND).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lo, hi = MIN_SIDE * w, MAX_SIDE * w
+    found: list[Box] = []
+    for i in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not (lo <= bw <= hi and lo <= bh <= hi and 0.8 <= bw / bh <= 1.25):
+            continue
+        if area < MIN_FILL * bw * bh or y * step < STATUS_BAR * height:
+            continue
+        rows = background[y : y + bh]
+        patch = img[y : y + bh, x : x + bw]
+        if not _is_disc(patch, rows.mean(axis=0)):
+            continue
+        if not _bounded(img, x, y, bw, bh, _fill_colour(patch)):
+            continue
+        box = Box.of(x * step, y * step, (x + bw) * step, (y + bh) * step)
+        if any(t.intersection(box) > 0.1 * box.area for t in texts):
+            continue
+        if any(p.intersection(box) > 0.5 * box.area and p.area > 4 * box.area for p in pictures):
+            continue
+        found.append(box)
+    return found
+
+
+def add_discs(widgets: Sequence[Element], discs: Sequence[Box]) -> list[Element]:
+    """``widgets`` with each disc button: a widget without text that is the disc
+    (IoU >= 0.5) takes the disc's box (the button's whole extent, and a crop the
+    icon model reads), any other disc is a new clickable ``icon``."""
+    out = list(widgets)
+    for disc in discs:
+        same = [i for i, e in enumerate(out) if e.box.iou(disc) >= 0.5]
+        if not same:
+            out.append(Element(0, ElementKind.ICON, disc, clickable=True, confidence=CONFIDENCE))
+            continue
+        for i in same:
+            if not out[i].text and out[i].kind in SNAPPED:
+                out[i] = dataclasses.replace(out[i], box=disc, clickable=True)
+    return out
