@@ -310,6 +310,39 @@ def summarise(results: list[TaskResult]) -> dict[str, float]:
     }
 
 
+def parse_shard(text: str) -> tuple[int, int] | None:
+    """``"1/2"`` -> ``(1, 2)``; ``None`` when it is not K/N with 1 <= K <= N."""
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if m is None:
+        return None
+    k, n = int(m.group(1)), int(m.group(2))
+    return (k, n) if 1 <= k <= n else None
+
+
+def merge(paths: Sequence[str], tag: str) -> int:
+    """Join shards' result files into ``tasks-TAG.json`` beside the first; print its summary."""
+    results: list[TaskResult] = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            results += [TaskResult(**t) for t in data["tasks"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: {path} is not a result file of bench/tasks.py ({exc})", file=sys.stderr)
+            return 2
+    if not results:
+        print("error: the files hold no runs", file=sys.stderr)
+        return 2
+    summary = summarise(results)
+    out = Path(paths[0]).parent / f"tasks-{tag}.json"
+    out.write_text(
+        json.dumps({"summary": summary, "tasks": [r.__dict__ for r in results]}, indent=1)
+    )
+    for key, value in summary.items():
+        print(f"{key:26s} {value:.3f}" if isinstance(value, float) else f"{key:26s} {value}")
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Run the agent on the task suite.")
     parser.add_argument("--planner", choices=("heuristic", "scripted", "llm"), default="heuristic")
@@ -358,6 +391,21 @@ def main() -> int:
         "cut short is still a sample of every app.",
     )
     parser.add_argument(
+        "--shard",
+        default="",
+        metavar="K/N",
+        help="Run only every N-th run, starting with the K-th (1-based): N processes "
+        "side by side on N cores; --merge joins their results.",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="JSON",
+        help="Join the result files of shards (bench/results/tasks-*.json) into one "
+        "beside them, named by --tag, print its summary and exit.",
+    )
+    parser.add_argument(
         "--tag", default="", help="Added to the result names (e.g. base for today's planner)."
     )
     parser.add_argument(
@@ -366,6 +414,11 @@ def main() -> int:
         help="Also run tasks that need a handover (they end in safety_stop).",
     )
     args = parser.parse_args()
+    if args.merge:
+        return merge(args.merge, args.tag or "merged")
+    shard = parse_shard(args.shard) if args.shard else None
+    if args.shard and shard is None:
+        parser.error(f"--shard {args.shard}: write K/N with 1 <= K <= N, e.g. 1/2")
     if args.paraphrase < 0:
         parser.error("--paraphrase counts from 1")
     if args.paraphrase and args.wordings:
@@ -396,6 +449,7 @@ def main() -> int:
         + (f"-para{args.paraphrase}" if args.paraphrase else "")
         + (f"-{args.wordings}" if args.wordings else "")
         + (f"-{args.tag}" if args.tag else "")
+        + (f"-shard{shard[0]}of{shard[1]}" if shard else "")
     )
     import screenpilot
 
@@ -415,6 +469,8 @@ def main() -> int:
         import random
 
         random.Random(args.shuffle).shuffle(runs)
+    if shard is not None:
+        runs = runs[shard[0] - 1 :: shard[1]]
     for task, command, run_id in runs:
         for long_pages in modes:
             name = args.planner + ("-long" if long_pages else "") + truth + sel

@@ -15,6 +15,12 @@ Each turn it considers what can be done on this screen and picks the best:
    never an alarm row whose words look alike ("every weekend" is not "Weekends");
 1. a slider the task names with a level ("brightness to 50%") -> tap that point
    (just past the track's end for 0 % and 100 %);
+1a. a count of a thing ("add 3 coffee mugs to my cart", "make it 2 backpacks") and a
+   quantity stepper of that thing (a number between "-" and "+", below the item's
+   name or on a page naming it; in the cart when the command finds the thing there or
+   changes a count) -> "+" or "-" until the number reads the count, read back after
+   each tap (a number that does not move: stop, not done), then the act's control
+   ("Add to cart") or done;
 2. a switch or check box the task names, already in the wished state -> stop, done;
    in the other state -> tap it;
 3. an edit text while values from the command are untyped -> type the next value
@@ -41,7 +47,9 @@ Each turn it considers what can be done on this screen and picks the best:
    the keyboard, the page's title or the selected tab. The act's own control and
    what the command names ("the Smart Watch") score higher; of several alike
    controls ("Remove" on every cart row) the one after the named item is taken; a
-   floating "+" counts as "add" for commands that create; "the most recent message"
+   floating "+" counts as "add" for commands that create; the place an "add X to my
+   cart" puts X (the cart icon) is never the way to X, the place a command finds its
+   thing in ("the backpack in my cart") is taken first; "the most recent message"
    is the first row; for commands that act (delete, mark) a weak match loses to an
    unopened overflow menu; a switch's row is opened beside the switch when the
    command does not flip it; an "open" or "what is" command is done once the page
@@ -66,7 +74,7 @@ demonstration whose switch or slider the task does not name ("Turn wifi off." fo
 
 The rules live by idea: ``planner.py`` (the class, the launcher, sliders and
 switches, a command of several parts), ``timer.py`` (0a), ``world.py`` (0b),
-``alarm.py`` (0c), ``fill.py`` (3-5), ``acts.py`` (6),
+``alarm.py`` (0c), ``stepper.py`` and ``places.py`` (1a), ``fill.py`` (3-5), ``acts.py`` (6),
 ``navigate.py``, ``lists.py`` and ``pages.py`` (7-8), ``unlock.py`` (features
 unlocked by repeated taps: 'Build number' seven times for developer options) and
 ``files.py`` (file pickers: the file the command names, by name or kind), both tried
