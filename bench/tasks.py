@@ -96,8 +96,8 @@ def step_words(step: Step) -> str:
     if target is not None:
         label = target.label
     if (
-        a.kind is ActionKind.TAP
-        and a.point is not None
+        a.kind in (ActionKind.TAP, ActionKind.SWIPE)
+        and a.element is None
         and target is not None
         and target.kind is ElementKind.SEEK_BAR
     ):

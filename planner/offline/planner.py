@@ -233,13 +233,11 @@ class HeuristicPlanner:
         if found is None:
             return None
         e, _ = found
-        x = round(e.box.x1 + intent.level * (e.box.width - 1))
-        # the ends: a little past the track (a slider clamps), so 0 % and 100 % are exact
-        if intent.level >= 0.999:
-            x = min(screen.width - 1, e.box.x2 + e.box.height // 4)
-        elif intent.level <= 0.001:
-            x = max(0, e.box.x1 - e.box.height // 4)
+        cy = e.box.center[1]
         last = history[-1].action if history else None
+        if intent.level >= 0.999 or intent.level <= 0.001:
+            return self._slider_end(e, intent.level >= 0.999, screen, last)
+        x = round(e.box.x1 + intent.level * (e.box.width - 1))
         if (
             last is not None
             and last.kind is ActionKind.TAP
@@ -252,8 +250,33 @@ class HeuristicPlanner:
                 f"'{e.label}' set to {round(intent.level * 100)}%",
             )
         return Decision(
-            Action(ActionKind.TAP, point=(x, e.box.center[1])),
+            Action(ActionKind.TAP, point=(x, cy)),
             f"set '{e.label}' to {round(intent.level * 100)}%",
+        )
+
+    @staticmethod
+    def _slider_end(e: Element, high: bool, screen: Screen, last: Action | None) -> Decision:
+        """0 % or 100 %: a drag from inside the slider to past its end (a slider clamps,
+        and follows a finger that went down on it), whatever padding its box holds."""
+        cy = e.box.center[1]
+        end_x = (
+            min(screen.width - 1, e.box.x2 + e.box.height)
+            if high
+            else max(0, e.box.x1 - e.box.height)
+        )
+        level = "100%" if high else "0%"
+        if (
+            last is not None
+            and last.kind is ActionKind.SWIPE
+            and last.start is not None
+            and last.end is not None
+            and e.box.y1 <= last.start[1] <= e.box.y2
+            and (last.end[0] >= e.box.x2 if high else last.end[0] <= e.box.x1)
+        ):
+            return Decision(Action(ActionKind.STOP, done=True), f"'{e.label}' set to {level}")
+        return Decision(
+            Action(ActionKind.SWIPE, start=e.box.center, end=(end_x, cy), duration_ms=400),
+            f"set '{e.label}' to {level}: drag it past its end",
         )
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

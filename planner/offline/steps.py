@@ -11,18 +11,19 @@ from screenpilot.model import ActionKind, Element, ElementKind, Step
 
 
 def acted_on(step: Step) -> Element | None:
-    """The element a step acted on: by its id, or for a tap at a point the smallest
-    element there, else a seek bar the point is just past the end of (0 % / 100 %),
-    else a switch on that row (a row opened beside its switch)."""
+    """The element a step acted on: by its id, or for a tap at a point (a drag: where
+    it started) the smallest element there, else a seek bar the point is just past the
+    end of (0 % / 100 %), else a switch on that row (a row opened beside its switch)."""
     a = step.action
     if a.element is not None:
         try:
             return step.before.element(a.element)
         except KeyError:
             return None
-    if a.point is None:
+    point = a.point or (a.start if a.kind is ActionKind.SWIPE else None)
+    if point is None:
         return None
-    x, y = a.point
+    x, y = point
     hits = [
         e
         for e in step.before.elements
