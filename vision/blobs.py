@@ -24,6 +24,19 @@ CONTRAST = 60
 MIN_SIDE, MAX_SIDE = 0.03, 0.11
 
 
+def off_background(
+    pixels: np.ndarray, contrast: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The screen (halved when 900 px wide or more: ``step`` 2) as int16, each row's
+    background colour (the median of a sample of the row), and the mask (uint8) of
+    pixels whose colour differs from it by more than ``contrast`` (sum of R, G, B)."""
+    step = 2 if pixels.shape[1] >= 900 else 1
+    img = pixels[::step, ::step].astype(np.int16)
+    background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
+    mask = (np.abs(img - background[:, None, :]).sum(axis=2) > contrast).astype(np.uint8)
+    return img, background, mask, step
+
+
 def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) -> list[Element]:
     """Icon-sized blobs on ``pixels`` (H x W x 3 RGB) on the rows of ``fields`` that
     no box in ``known`` touches."""
@@ -31,11 +44,8 @@ def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) 
         return []
     import cv2
 
-    step = 2 if pixels.shape[1] >= 900 else 1
-    img = pixels[::step, ::step].astype(np.int16)
+    img, _, mask, step = off_background(pixels, CONTRAST)
     w = img.shape[1]
-    background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
-    mask = (np.abs(img - background[:, None, :]).sum(axis=2) > CONTRAST).astype(np.uint8)
     grow = max(1, round(w * 0.006))
     mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

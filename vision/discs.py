@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.blobs import off_background
 
 #: A button's side as a share of the screen's width (32-64 dp on 411 dp).
 MIN_SIDE, MAX_SIDE = 0.05, 0.16
@@ -143,12 +144,9 @@ def find_discs(pixels: np.ndarray, texts: Sequence[Box], pictures: Sequence[Box]
     touches and no box of ``pictures`` (photos, much larger) holds."""
     import cv2
 
-    height, width = pixels.shape[:2]
-    step = 2 if width >= 900 else 1
-    img = pixels[::step, ::step].astype(np.int16)
+    height = pixels.shape[0]
+    img, background, mask, step = off_background(pixels, OFF_BACKGROUND)
     w = img.shape[1]
-    background = np.median(img[:, ::4], axis=1).astype(np.int16)
-    mask = (np.abs(img - background[:, None, :]).sum(axis=2) > OFF_BACKGROUND).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Box] = []
