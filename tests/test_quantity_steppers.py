@@ -210,3 +210,8 @@ def test_a_rating_bar_does_not_take_the_item_name_above_it() -> None:
     name = el(0, ElementKind.TEXT, (60, 1600, 300, 1650), "Coffee Mug")
     widgets, free = match_texts([bar], [name], max_dist=38)
     assert free == [name] and widgets[0].caption == ""
+
+
+def test_the_star_of_add_to_favorites_is_the_act_not_a_destination() -> None:
+    fav = parse_task(parse_command("Add Grace Park to my favorites.").canonical)
+    assert not is_destination(fav, "star")

@@ -118,6 +118,10 @@ def glyph_crop(pixels: np.ndarray, box: Box) -> Box:
     if not _has_glyph(patch, fill):
         return box
     dx, dy = round(box.width * INSET), round(box.height * INSET)
+    margin = np.ones(patch.shape[:2], bool)
+    margin[dy:-dy, dx:-dx] = False
+    if float((np.abs(patch[margin] - fill).sum(axis=1) >= GLYPH_CONTRAST).mean()) > 0.01:
+        return box  # the glyph reaches into the margin: the box is cut to it already
     return Box.of(box.x1 + dx, box.y1 + dy, box.x2 - dx, box.y2 - dy)
 
 

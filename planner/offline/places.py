@@ -9,7 +9,7 @@ import re
 from screenpilot.language.taskparse import TaskIntent
 from screenpilot.language.words import stems
 from screenpilot.model import ElementKind, Screen
-from screenpilot.planner.offline.acts import ADD_TO
+from screenpilot.planner.offline.acts import ADD_TO, is_act
 
 #: Words a label of a place may carry besides its name ("Shopping cart", "View cart").
 _PLACE_WORDS = frozenset(stems("shop shopping my your view open go to the"))
@@ -35,7 +35,9 @@ def is_destination(intent: TaskIntent, label: str) -> bool:
     """Whether ``label`` names only the place an "add X to my cart" puts X (the cart
     icon): that page is where the command ends, not the way to X."""
     onto = ADD_TO.search(intent.text)
-    return onto is not None and _only(label, onto.group(1))
+    if onto is None or is_act(intent, label):
+        return False  # "add X to my favorites": the star is the act itself
+    return _only(label, onto.group(1))
 
 
 def place_of(intent: TaskIntent) -> str:
