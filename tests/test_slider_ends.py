@@ -18,7 +18,8 @@ def _encode(texts: Sequence[str]) -> np.ndarray:
         for c in t.lower():
             if "a" <= c <= "z":
                 out[i, ord(c) - 97] += 1
-    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+    return out
 
 
 SCREEN = Screen(
