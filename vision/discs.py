@@ -63,11 +63,10 @@ def _fill_colour(patch: np.ndarray) -> np.ndarray:
     return fill
 
 
-def _is_disc(patch: np.ndarray, background: np.ndarray) -> bool:
+def _is_disc(patch: np.ndarray, background: np.ndarray, fill: np.ndarray) -> bool:
     """Whether ``patch`` (the component's box, H x W x 3 int16) is a plain fill of one
     colour, unlike the background, with a small centred glyph."""
     h, w = patch.shape[:2]
-    fill = _fill_colour(patch)
     if float(np.abs(fill - background).sum()) < OFF_BACKGROUND:
         return False
     near = np.abs(patch - fill).sum(axis=2) <= EVEN
@@ -162,9 +161,10 @@ def find_discs(pixels: np.ndarray, texts: Sequence[Box], pictures: Sequence[Box]
             continue
         rows = background[y : y + bh]
         patch = img[y : y + bh, x : x + bw]
-        if not _is_disc(patch, rows.mean(axis=0)):
+        fill = _fill_colour(patch)
+        if not _is_disc(patch, rows.mean(axis=0), fill):
             continue
-        if not _bounded(img, x, y, bw, bh, _fill_colour(patch)):
+        if not _bounded(img, x, y, bw, bh, fill):
             continue
         box = Box.of(x * step, y * step, (x + bw) * step, (y + bh) * step)
         if any(t.intersection(box) > 0.1 * box.area for t in texts):
