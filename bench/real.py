@@ -24,7 +24,10 @@ Measures, per system, over all targets of all screens:
 - **hit**: some element's centre lies inside the target (edges included) and the
   element's area is at most 2x the target's (a box that covers the whole row does
   not hit each of its buttons);
-- **matched**: some element has IoU >= 0.5 with the target;
+- **matched**: some element has IoU >= 0.5 with the target, by its box or by its tap
+  extent (``Element.target``, ``vision.targets``: a text's row band, an icon's touch
+  square; what ``describe --json`` reports as ``target``); OmniParser's boxes are
+  their own extents. ``matched_iou50_boxes_only`` counts the boxes alone;
   an element may hit or match several targets (no one-to-one assignment);
 - **elements per screen**; **CPU seconds per screen** (``time.process_time``: this
   process, every thread) and **wall seconds per screen** (``time.perf_counter``).
@@ -241,10 +244,20 @@ def load_case(row: dict[str, Any]) -> Case:
 # --------------------------------------------------------------------------- scoring
 
 
-def score(targets: Boxes, elements: Boxes) -> tuple[int, int]:
-    """(targets hit, targets matched at IoU >= MATCH_IOU) by ``elements``."""
+def score(targets: Boxes, elements: Boxes, extents: Boxes | None = None) -> tuple[int, int, int]:
+    """(targets hit, matched at IoU >= MATCH_IOU by a box or an extent, matched by a box)
+    by ``elements`` (their boxes) and ``extents`` (their tap extents, if any)."""
     if not len(targets) or not len(elements):
-        return 0, 0
+        return 0, 0, 0
+    hit, by_box = _score(targets, elements)
+    if extents is None or not len(extents):
+        return hit, by_box, by_box
+    _, by_extent = _score(targets, extents, per_target=True)
+    by_box_each = _score(targets, elements, per_target=True)[1]
+    return hit, int((by_box_each | by_extent).sum()), by_box
+
+
+def _score(targets: Boxes, elements: Boxes, *, per_target: bool = False) -> Any:
     t = targets[:, None, :]
     e = elements[None, :, :]
     t_area = (targets[:, 2] - targets[:, 0]) * (targets[:, 3] - targets[:, 1])
@@ -260,6 +273,8 @@ def score(targets: Boxes, elements: Boxes) -> tuple[int, int]:
     union = t_area[:, None] + e_area[None, :] - inter
     iou = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
     matched = (iou >= MATCH_IOU).any(axis=1)
+    if per_target:
+        return hit, matched
     return int(hit.sum()), int(matched.sum())
 
 
@@ -277,6 +292,7 @@ class Run:
     boxes: Boxes
     cpu: float
     wall: float
+    extents: Boxes | None = None
 
 
 def timed(fn: Callable[[], T]) -> tuple[T, float, float]:
@@ -347,7 +363,7 @@ class Systems:
         screen = analyse(
             pixels, detector=detector, ocr=self.ocr, ocr_threshold=self.ocr_threshold
         ).screen
-        return as_boxes(e.box.as_tuple() for e in screen.elements)
+        return _boxes_and_extents(screen)
 
     def _read_text(self, pixels: RGBArray) -> tuple[Any, ...]:
         """The OCR lines ``analyse`` keeps (score at least the threshold)."""
@@ -367,7 +383,7 @@ class Systems:
         screen = assemble(
             pixels, Observations(lines, obs.widgets), STAGES, icons=None, reports=reports
         )
-        return as_boxes(e.box.as_tuple() for e in screen.elements)
+        return _boxes_and_extents(screen)
 
     def _omniparser(self, pixels: RGBArray, imgsz: int) -> Boxes:
         bgr = np.ascontiguousarray(pixels[:, :, ::-1])
@@ -384,7 +400,9 @@ class Systems:
         for name, det in self.detectors.items():
             a = self._analyse(det, pixels)
             b = self._on_lines(det, pixels, lines)
-            out[name] = bool(a.shape == b.shape and np.array_equal(a, b))
+            out[name] = all(
+                x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b, strict=True)
+            )
         return out
 
     def run(self, pixels: RGBArray) -> dict[str, Run]:
@@ -396,12 +414,13 @@ class Systems:
             text = Run(as_boxes(line.box.as_tuple() for line in lines), cpu, wall)
         for name, det in self.detectors.items():
             if self.shared_ocr and text is not None:
-                boxes, cpu, wall = timed(functools.partial(self._on_lines, det, pixels, lines))
-                out[f"screenpilot[{name}]"] = Run(boxes, text.cpu + cpu, text.wall + wall)
-            else:
+                both, cpu, wall = timed(functools.partial(self._on_lines, det, pixels, lines))
                 out[f"screenpilot[{name}]"] = Run(
-                    *timed(functools.partial(self._analyse, det, pixels))
+                    both[0], text.cpu + cpu, text.wall + wall, extents=both[1]
                 )
+            else:
+                both, cpu, wall = timed(functools.partial(self._analyse, det, pixels))
+                out[f"screenpilot[{name}]"] = Run(both[0], cpu, wall, extents=both[1])
         for size in self.omni_imgsz:
             assert text is not None
             suffix = "" if len(self.omni_imgsz) == 1 else f"@{size}"
@@ -415,6 +434,13 @@ class Systems:
         if text is not None:
             out["ocr"] = text
         return out
+
+
+def _boxes_and_extents(screen: Any) -> tuple[Boxes, Boxes]:
+    """Every element's box, and its tap extent (its box where it has none)."""
+    boxes = as_boxes(e.box.as_tuple() for e in screen.elements)
+    extents = as_boxes((e.target or e.box).as_tuple() for e in screen.elements)
+    return boxes, extents
 
 
 def _detector_name(path: Path, all_paths: Sequence[Path]) -> str:
@@ -435,17 +461,26 @@ class Tally:
     targets: int = 0
     hit: int = 0
     matched: int = 0
+    matched_boxes: int = 0
     elements: int = 0
     cpu: float = 0.0
     wall: float = 0.0
 
     def add(
-        self, targets: int, hit: int, matched: int, elements: int, cpu: float, wall: float
+        self,
+        targets: int,
+        hit: int,
+        matched: int,
+        elements: int,
+        cpu: float,
+        wall: float,
+        matched_boxes: int | None = None,
     ) -> None:
         self.screens += 1
         self.targets += targets
         self.hit += hit
         self.matched += matched
+        self.matched_boxes += matched if matched_boxes is None else matched_boxes
         self.elements += elements
         self.cpu += cpu
         self.wall += wall
@@ -457,8 +492,10 @@ class Tally:
             "targets": self.targets,
             "hit": round(self.hit / t, 4),
             "matched_iou50": round(self.matched / t, 4),
+            "matched_iou50_boxes_only": round(self.matched_boxes / t, 4),
             "targets_hit": self.hit,
             "targets_matched": self.matched,
+            "targets_matched_boxes_only": self.matched_boxes,
             "elements_per_screen": round(self.elements / n, 2),
             "cpu_s_per_screen": round(self.cpu / n, 3),
             "wall_s_per_screen": round(self.wall / n, 3),
@@ -485,13 +522,16 @@ class Results:
             "systems": {},
         }
         for name, run in runs.items():
-            hit, matched = score(case.targets, run.boxes) if name != "ocr" else (0, 0)
-            args = (len(case.targets), hit, matched, len(run.boxes), run.cpu, run.wall)
+            hit, matched, by_box = (
+                score(case.targets, run.boxes, run.extents) if name != "ocr" else (0, 0, 0)
+            )
+            args = (len(case.targets), hit, matched, len(run.boxes), run.cpu, run.wall, by_box)
             self.total[name].add(*args)
             self.apps[case.app][name].add(*args)
             row["systems"][name] = {
                 "hit": hit,
                 "matched": matched,
+                "matched_boxes": by_box,
                 "elements": len(run.boxes),
                 "cpu": round(run.cpu, 4),
                 "wall": round(run.wall, 4),
@@ -508,6 +548,7 @@ class Results:
                 int(r["elements"]),
                 float(r["cpu"]),
                 float(r["wall"]),
+                int(r.get("matched_boxes", r["matched"])),
             )
             self.total[name].add(*args)
             self.apps[row["app"]][name].add(*args)
@@ -545,13 +586,14 @@ def print_table(title: str, tallies: dict[str, Tally], *, indent: str = "") -> N
     print(f"{indent}{title}")
     print(
         f"{indent}  {'system':<34} {'scr':>4} {'targets':>7} {'hit':>6} {'IoU.5':>6} "
-        f"{'elem/scr':>8} {'cpu s':>6} {'wall s':>6}"
+        f"{'(box)':>6} {'elem/scr':>8} {'cpu s':>6} {'wall s':>6}"
     )
     for name, t in tallies.items():
         j = t.to_json()
         print(
             f"{indent}  {name:<34} {t.screens:>4} {t.targets:>7} {j['hit']:>6.1%} "
-            f"{j['matched_iou50']:>6.1%} {j['elements_per_screen']:>8.1f} "
+            f"{j['matched_iou50']:>6.1%} {j['matched_iou50_boxes_only']:>6.1%} "
+            f"{j['elements_per_screen']:>8.1f} "
             f"{j['cpu_s_per_screen']:>6.2f} {j['wall_s_per_screen']:>6.2f}"
         )
 

@@ -1,13 +1,16 @@
-"""Icons beside a text field that the detector missed, found as blobs of ink.
+"""Icons that the detector missed, found as blobs of ink.
 
-A chat's send arrow or a field's clear / voice button: small, flat icons that the
-detector (trained mostly on synthetic screens) sometimes does not return, though a
-task hinges on them ("send the message"). This finder marks pixels that differ
-from their row's background, joins each icon's strokes, and keeps the icon-sized,
-roughly square components that no detected widget or OCR text covers, on the rows
-of the given fields only: elsewhere (status bars, charts, photos) blobs are mostly
-not buttons, and the icon model labels real-app crops poorly (31 % top-1). They
-become ``icon`` elements (labelled by the icon model) with a low confidence.
+A chat's send arrow, a field's clear / voice button, a media player's controls, a
+toolbar's glyphs: small, flat icons that the detector (trained mostly on synthetic
+screens) often does not return on real apps, though a task hinges on them ("send the
+message"). This finder marks pixels that differ from their row's background, joins
+each icon's strokes, and keeps the icon-sized, roughly square components that no
+detected widget or OCR text covers, on the rows of the given regions:
+:func:`content_area` (the screen below the status bar) in ``describe``. A photo or
+chart is one large component, not icon-sized, and a detected picture covers what
+is inside it. On 160 real screens of the harvest's train apps this raised the tap
+targets hit from 0.750 to 0.830 (the blobs were first used beside text fields only).
+They become ``icon`` elements (labelled by the icon model) with a low confidence.
 """
 
 from __future__ import annotations
@@ -35,6 +38,15 @@ def off_background(
     background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
     mask = (np.abs(img - background[:, None, :]).sum(axis=2) > contrast).astype(np.uint8)
     return img, background, mask, step
+
+
+#: The status bar's height in dp (its glyphs are the system's, not the app's).
+STATUS_BAR_DP = 24.0
+
+
+def content_area(width: int, height: int) -> Box:
+    """The screen below the status bar (a dp is width / 411, as in ``vision.blocks``)."""
+    return Box.of(0, min(height - 1, STATUS_BAR_DP * width / 411.0), width, height)
 
 
 def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) -> list[Element]:

@@ -323,6 +323,11 @@ def caption_blocks(blocks: Sequence[Block], elements: Sequence[Element]) -> list
             out.append(b)
             continue
         indent = 0.3 if b.kind is BlockKind.TOOLBAR else 0.12  # a toolbar's title follows its icon
-        cap = block_caption(b.box, [e for e in elements if e.block_id == b.id], indent=indent)
+        members = [e for e in elements if e.block_id == b.id]
+        if b.kind is BlockKind.TOOLBAR:  # its icons (back, menu, search) flank the title
+            members = [
+                e for e in members if e.text or e.kind not in (ElementKind.ICON, ElementKind.IMAGE)
+            ]
+        cap = block_caption(b.box, members, indent=indent)
         out.append(dataclasses.replace(b, caption=cap.text) if cap is not None else b)
     return out

@@ -37,7 +37,7 @@ from screenpilot.errors import ScreenpilotError, VisionError
 from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
-from screenpilot.vision.blobs import find_icons
+from screenpilot.vision.blobs import content_area, find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.discs import add_discs, find_discs, glyph_crop
@@ -55,6 +55,7 @@ from screenpilot.vision.shipped import (
 from screenpilot.vision.sliders import with_sliders
 from screenpilot.vision.states import with_state
 from screenpilot.vision.steppers import name_steppers
+from screenpilot.vision.targets import with_targets
 from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
@@ -293,11 +294,9 @@ def assemble(
             if e.kind.value in ("status_bar", "navigation_bar")
         ]
         widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
-        widgets += find_icons(
-            pixels,
-            [e.box for e in (*texts, *obs.widgets)],
-            [e.box for e in widgets if e.kind is ElementKind.EDIT_TEXT],
-        )
+        if "detect" in stages:  # icons the detector missed, as blobs of ink
+            known = [e.box for e in (*texts, *obs.widgets)]
+            widgets += find_icons(pixels, known, [content_area(w, h)])
         widgets = add_discs(
             widgets,
             find_discs(
@@ -318,6 +317,7 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
+    elements = with_targets(elements, w, h, regions)
     screen = build_screen(pixels, elements, merge_bars(regions, bar_regions))
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen

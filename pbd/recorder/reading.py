@@ -82,7 +82,8 @@ def _label(e: Element) -> str:
 
 def element_at(screen: Screen, x: int, y: int, *, reach: int) -> Element | None:
     """The element a finger at (x, y) meant: the smallest labelled one under it, else
-    the labelled one nearest in its row, else the nearest within ``reach`` px."""
+    the labelled one whose tap extent (``Element.target``) holds the point, else the
+    labelled one nearest in its row, else the nearest within ``reach`` px."""
     els = [e for e in screen.elements if e.kind not in _BARS]
     bars = [
         b
@@ -103,6 +104,9 @@ def element_at(screen: Screen, x: int, y: int, *, reach: int) -> Element | None:
                 e.box.area,
             ),
         )
+    extents = [e for e in els if _label(e) and e.target is not None and e.target.contains(x, y)]
+    if extents:  # inside a labelled element's tap extent (its row band, its touch square)
+        return min(extents, key=lambda e: (e.target.area if e.target else 0, _distance(e, x, y)))
     row = [
         e
         for e in els

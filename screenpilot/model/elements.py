@@ -28,6 +28,9 @@ class Element(Record):
     password: bool = False
     block_id: int | None = None
     confidence: float = 1.0
+    #: Where a tap on this element belongs when that differs from ``box`` (a list row's
+    #: band around its text, an icon's touch target); see ``vision.targets``.
+    target: Box | None = None
 
     def __post_init__(self) -> None:
         if type(self.id) is not int or self.id < 0:

@@ -1,0 +1,106 @@
+"""Tap extents (vision/targets.py) and the icons found as blobs anywhere below the status bar."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from screenpilot.model import BlockKind, Box, Element, ElementKind
+from screenpilot.vision.blobs import content_area, find_icons
+from screenpilot.vision.blocks import Region
+from screenpilot.vision.targets import TOUCH_DP, with_targets
+
+W, H = 1080, 2400
+DP = W / 411
+
+
+def _text(box: tuple[int, int, int, int], text: str = "t") -> Element:
+    return Element(0, ElementKind.TEXT, Box(*box), text=text)
+
+
+def test_a_title_and_its_subtitle_share_one_row_band_across_the_screen() -> None:
+    above = _text((60, 300, 400, 350), "Section")
+    title = _text((180, 500, 500, 550), "Wi-Fi")
+    subtitle = _text((180, 560, 700, 600), "Connected")
+    below = _text((180, 800, 500, 850), "Bluetooth")
+    out = with_targets([above, title, subtitle, below], W, H)
+    band = out[1].target
+    assert band is not None and band == out[2].target
+    assert (band.x1, band.x2) == (0, W)
+    assert band.y1 < title.box.y1 and band.y2 > subtitle.box.y2
+    assert band.y1 >= (350 + 500) / 2 and band.y2 <= (600 + 800) / 2
+    assert out[3].target is not None and out[3].target.y1 >= band.y2 - 1
+
+
+def test_items_side_by_side_split_the_width_and_a_card_bounds_it() -> None:
+    left = _text((100, 1000, 300, 1050), "New task")
+    right = _text((700, 1000, 950, 1050), "New event")
+    card = Region(Box(40, 900, 1040, 1200), BlockKind.CARD, "lines")
+    out = with_targets([left, right], W, H, [card])
+    a, b = out[0].target, out[1].target
+    assert a is not None and b is not None
+    assert a.x1 == 40 and b.x2 == 1040
+    assert a.x2 == b.x1 == 500  # the middle of the gap between the two items
+
+
+def test_a_small_icon_gets_a_touch_square_that_stops_half_way_to_its_neighbour() -> None:
+    icon = Element(0, ElementKind.ICON, Box(100, 100, 160, 160))
+    neighbour = Element(0, ElementKind.ICON, Box(200, 100, 260, 160))
+    out = with_targets([icon, neighbour], W, H)
+    square = out[0].target
+    assert square is not None
+    assert square.x2 == 180  # half-way to the neighbour, not the full 48 dp
+    side = TOUCH_DP * DP
+    assert abs(square.height - side) <= 2
+    assert square.x1 < icon.box.x1 and square.contains(*icon.box.center)
+
+
+def test_large_widgets_keep_their_box_as_what_is_tapped() -> None:
+    button = Element(0, ElementKind.BUTTON, Box(100, 1000, 980, 1150), text="Sign in")
+    field = Element(0, ElementKind.EDIT_TEXT, Box(100, 800, 980, 950))
+    out = with_targets([button, field], W, H)
+    assert out[0].target is None and out[1].target is None
+
+
+def test_the_target_survives_the_json_round_trip() -> None:
+    e = with_targets([_text((180, 500, 500, 550))], W, H)[0]
+    assert e.target is not None
+    assert Element.from_json(e.to_json()) == e
+    assert Element.from_json(_text((1, 1, 5, 5)).to_json()).target is None
+
+
+def _screen_with_glyph(x: int, y: int, side: int = 60) -> np.ndarray:
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    pixels[y : y + side, x : x + side] = 30
+    pixels[y + 15 : y + side - 15, x + 15 : x + side - 15] = 250  # a hollow square glyph
+    return pixels
+
+
+def test_an_icon_anywhere_below_the_status_bar_is_found_as_a_blob() -> None:
+    found = find_icons(_screen_with_glyph(500, 1200), [], [content_area(W, H)])
+    assert len(found) == 1
+    assert found[0].kind is ElementKind.ICON and found[0].confidence < 0.5
+    assert found[0].box.contains(530, 1230)
+
+
+def test_status_bar_glyphs_and_covered_glyphs_are_not_icons() -> None:
+    assert content_area(W, H).y1 > 40
+    assert find_icons(_screen_with_glyph(900, 0, 50), [], [content_area(W, H)]) == []
+    covered = [Box(480, 1180, 580, 1280)]
+    assert find_icons(_screen_with_glyph(500, 1200), covered, [content_area(W, H)]) == []
+
+
+def test_a_recorded_tap_in_a_rows_empty_end_means_the_rows_text() -> None:
+    from screenpilot.model import Screen
+    from screenpilot.pbd.recorder.reading import element_at
+
+    wifi, bluetooth = with_targets(
+        [_text((180, 500, 400, 550), "Wi-Fi"), _text((180, 700, 480, 750), "Bluetooth")], W, H
+    )
+    screen = Screen(W, H, (Element(1, **_fields(wifi)), Element(2, **_fields(bluetooth))))
+    # far right of the Wi-Fi row: outside every box, inside the Wi-Fi row's band only
+    assert element_at(screen, 1000, 590, reach=60) == screen.element(1)
+    assert element_at(screen, 1000, 690, reach=60) == screen.element(2)
+
+
+def _fields(e: Element) -> dict[str, object]:
+    return {k: getattr(e, k) for k in ("kind", "box", "text", "target")}

@@ -1,0 +1,158 @@
+"""Tap extents: the region a person taps for each element, beside the box that is seen.
+
+What is seen and what is tapped differ on real screens: a list row's text is a line
+of ink, but its clickable view is the whole row; a toolbar icon is a 24 dp glyph in a
+48 dp touch target. From pixels alone screenpilot cannot know which views are
+clickable, but it can say where a tap on an element would belong, which is what
+mapping a person's tap to an element (demonstrations) and comparing boxes with a
+view hierarchy need. :func:`with_targets` sets ``Element.target``:
+
+- **text rows**: lines of text that are stacked and left-aligned (a title and its
+  subtitle) form one item; its target is the band from half-way to the content above
+  to half-way to the content below (at most ``ROW_PAD`` line heights beyond the text,
+  and ``MAX_PAD_DP``), across the narrowest card, list or dialog that holds it (else
+  the screen), shared at the middle of the gap with items side by side;
+- **icons and small pictures** (under ``TOUCH_DP``): a square of ``TOUCH_DP`` (the
+  platform's minimum touch target) around the glyph, no closer to a neighbour than
+  half the gap between them;
+- every other element: no target (its box is what is tapped: a button, a field).
+
+A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from screenpilot.model import BlockKind, Box, Element, ElementKind
+from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
+
+#: The platform's minimum touch target (Android: 48 dp).
+TOUCH_DP = 48.0
+#: A row's band reaches at most this many line heights above and below its text...
+ROW_PAD = 1.0
+#: ... and at most this many dp.
+MAX_PAD_DP = 28.0
+#: Lines of one item: the gap between them under this share of a line's height,
+#: and their left edges within ``ALIGN_DP``.
+STACK_GAP = 0.9
+ALIGN_DP = 12.0
+SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
+HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
+
+
+def with_targets(
+    elements: Sequence[Element], width: int, height: int, regions: Sequence[Region] = ()
+) -> list[Element]:
+    """``elements`` with ``target`` set where the tapped region differs from the box."""
+    dp = width / PHONE_DP_WIDTH
+    boxes = [e.box for e in elements]
+    out = list(elements)
+    for i, e in enumerate(elements):
+        if e.kind in SMALL and max(e.box.width, e.box.height) < TOUCH_DP * dp:
+            out[i] = dataclasses.replace(e, target=_touch_square(i, boxes, dp, width, height))
+    texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
+    items = _items(texts, boxes, dp)
+    spans = [_span(item, boxes) for item in items]
+    for k, item in enumerate(items):
+        band = _band(spans[k], item, boxes, dp, width, height, regions, spans)
+        for i in item:
+            out[i] = dataclasses.replace(out[i], target=band)
+    return out
+
+
+def _touch_square(i: int, boxes: Sequence[Box], dp: float, width: int, height: int) -> Box:
+    b = boxes[i]
+    half = max(TOUCH_DP * dp, b.width, b.height) / 2
+    cx, cy = (b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2
+    x1, y1, x2, y2 = cx - half, cy - half, cx + half, cy + half
+    for j, o in enumerate(boxes):
+        if j == i or o.intersection(b) > 0:
+            continue
+        rows = min(o.y2, y2) > max(o.y1, y1)
+        cols = min(o.x2, x2) > max(o.x1, x1)
+        if rows and o.x1 >= b.x2:
+            x2 = min(x2, (b.x2 + o.x1) / 2)
+        elif rows and o.x2 <= b.x1:
+            x1 = max(x1, (b.x1 + o.x2) / 2)
+        elif cols and o.y1 >= b.y2:
+            y2 = min(y2, (b.y2 + o.y1) / 2)
+        elif cols and o.y2 <= b.y1:
+            y1 = max(y1, (b.y1 + o.y2) / 2)
+    return _clip(min(x1, b.x1), min(y1, b.y1), max(x2, b.x2), max(y2, b.y2), width, height)
+
+
+def _items(texts: list[int], boxes: Sequence[Box], dp: float) -> list[list[int]]:
+    """Text lines grouped into items: stacked, left-aligned, close lines."""
+    items: list[list[int]] = []
+    for i in sorted(texts, key=lambda k: (boxes[k].y1, boxes[k].x1)):
+        b = boxes[i]
+        for item in items:
+            last = boxes[item[-1]]
+            gap = b.y1 - last.y2
+            if (
+                -0.3 * b.height <= gap < STACK_GAP * min(b.height, last.height)
+                and abs(b.x1 - boxes[item[0]].x1) <= ALIGN_DP * dp
+            ):
+                item.append(i)
+                break
+        else:
+            items.append([i])
+    return items
+
+
+def _span(item: list[int], boxes: Sequence[Box]) -> Box:
+    return Box.of(
+        min(boxes[i].x1 for i in item),
+        min(boxes[i].y1 for i in item),
+        max(boxes[i].x2 for i in item),
+        max(boxes[i].y2 for i in item),
+    )
+
+
+def _band(
+    span: Box,
+    item: list[int],
+    boxes: Sequence[Box],
+    dp: float,
+    width: int,
+    height: int,
+    regions: Sequence[Region],
+    spans: Sequence[Box],
+) -> Box:
+    line = min(boxes[i].height for i in item)
+    pad = min(ROW_PAD * line, MAX_PAD_DP * dp)
+    members = set(item)
+    x1, x2 = 0.0, float(width)
+    holders = [
+        r.box
+        for r in regions
+        if r.kind in HOLDERS
+        and r.box.intersection(span) >= span.area
+        and r.box.width < width * 0.98
+    ]
+    if holders:
+        tightest = min(holders, key=lambda r: r.area)
+        x1, x2 = float(tightest.x1), float(tightest.x2)
+    for other in spans:
+        overlap = min(other.y2, span.y2) - max(other.y1, span.y1)
+        if other == span or overlap < 0.5 * min(other.height, span.height):
+            continue
+        if other.x1 >= span.x2:
+            x2 = min(x2, (span.x2 + other.x1) / 2)
+        elif other.x2 <= span.x1:
+            x1 = max(x1, (span.x1 + other.x2) / 2)
+    y1, y2 = span.y1 - pad, span.y2 + pad
+    for j, o in enumerate(boxes):
+        if j in members or o.x2 <= x1 or o.x1 >= x2:
+            continue
+        if o.y2 <= span.y1:
+            y1 = max(y1, (span.y1 + o.y2) / 2)
+        elif o.y1 >= span.y2:
+            y2 = min(y2, (span.y2 + o.y1) / 2)
+    return _clip(x1, y1, x2, y2, width, height)
+
+
+def _clip(x1: float, y1: float, x2: float, y2: float, width: int, height: int) -> Box:
+    return Box.of(max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
