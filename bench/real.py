@@ -355,8 +355,8 @@ class Systems:
         if self.ocr.cache is not None:
             self.ocr.cache.clear()
 
-    def _analyse(self, detector: Any, pixels: RGBArray) -> Boxes:
-        """``screenpilot describe``'s pipeline on ``pixels``: every element's box."""
+    def _analyse(self, detector: Any, pixels: RGBArray) -> tuple[Boxes, Boxes]:
+        """``screenpilot describe``'s pipeline on ``pixels``: every element's box and extent."""
         from screenpilot.vision.pipeline import analyse
 
         self._clear_ocr()
@@ -374,7 +374,9 @@ class Systems:
             line for line in read_tiled(self.ocr, pixels) if line.score >= self.ocr_threshold
         )
 
-    def _on_lines(self, detector: Any, pixels: RGBArray, lines: tuple[Any, ...]) -> Boxes:
+    def _on_lines(
+        self, detector: Any, pixels: RGBArray, lines: tuple[Any, ...]
+    ) -> tuple[Boxes, Boxes]:
         """``analyse`` given its OCR lines: detection (``observe``) and ``assemble``."""
         from screenpilot.vision.pipeline import STAGES, Observations, assemble, observe
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
@@ -96,11 +98,28 @@ def test_a_recorded_tap_in_a_rows_empty_end_means_the_rows_text() -> None:
     wifi, bluetooth = with_targets(
         [_text((180, 500, 400, 550), "Wi-Fi"), _text((180, 700, 480, 750), "Bluetooth")], W, H
     )
-    screen = Screen(W, H, (Element(1, **_fields(wifi)), Element(2, **_fields(bluetooth))))
+    screen = Screen(W, H, (dataclasses.replace(wifi, id=1), dataclasses.replace(bluetooth, id=2)))
     # far right of the Wi-Fi row: outside every box, inside the Wi-Fi row's band only
     assert element_at(screen, 1000, 590, reach=60) == screen.element(1)
     assert element_at(screen, 1000, 690, reach=60) == screen.element(2)
 
 
-def _fields(e: Element) -> dict[str, object]:
-    return {k: getattr(e, k) for k in ("kind", "box", "text", "target")}
+def test_a_switch_named_by_its_row_takes_the_rows_band_and_a_tile_its_name() -> None:
+    from screenpilot.vision.group import match_texts
+
+    label = _text((60, 500, 400, 550), "Wi-Fi")
+    switch = Element(0, ElementKind.SWITCH, Box(900, 495, 1010, 555))
+    icon = Element(0, ElementKind.IMAGE, Box(140, 1000, 300, 1160))
+    name = _text((150, 1180, 290, 1230), "Phone")
+    texts = with_targets([label, name], W, H, neighbours=[switch.box, icon.box])
+    widgets, free = match_texts([switch, icon], texts, max_dist=0.035 * W)
+    assert free == []
+    row = widgets[0].target
+    assert row is not None and widgets[0].caption == "Wi-Fi"
+    assert row.x1 == 0 and row.x2 == W and row.contains(955, 525) and row.contains(60, 500)
+    tile = widgets[1].target
+    assert widgets[1].text == "Phone" and tile is not None
+    assert (
+        tile.intersection(icon.box) == icon.box.area
+        and tile.intersection(name.box) == name.box.area
+    )

@@ -306,6 +306,8 @@ def assemble(
             ),
         )
         texts, widgets = search_glyphs(texts, widgets, w, h)
+        # rows first, so that a switch or a tile named by a text takes its row / tile
+        texts = with_targets(texts, w, h, neighbours=[e.box for e in widgets])
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)

@@ -15,6 +15,9 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
 - **icons and small pictures** (under ``TOUCH_DP``): a square of ``TOUCH_DP`` (the
   platform's minimum touch target) around the glyph, no closer to a neighbour than
   half the gap between them;
+- **a widget that a text names** (``group.match_texts``, run after the texts have their
+  bands): a switch or check box with its label beside it takes the label's row band
+  (with itself), a picture with its name below takes both (a launcher's tile);
 - every other element: no target (its box is what is tapped: a button, a field).
 
 A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
@@ -43,14 +46,23 @@ HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
 
 
 def with_targets(
-    elements: Sequence[Element], width: int, height: int, regions: Sequence[Region] = ()
+    elements: Sequence[Element],
+    width: int,
+    height: int,
+    regions: Sequence[Region] = (),
+    *,
+    neighbours: Sequence[Box] = (),
 ) -> list[Element]:
-    """``elements`` with ``target`` set where the tapped region differs from the box."""
+    """``elements`` with ``target`` set where the tapped region differs from the box:
+    every text's row band, and a touch square for each small picture that has no
+    target yet (one that names a row or a tile has it from ``group.match_texts``).
+    ``neighbours``: other boxes on the screen that bound the bands (not changed)."""
     dp = width / PHONE_DP_WIDTH
-    boxes = [e.box for e in elements]
+    boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
     for i, e in enumerate(elements):
-        if e.kind in SMALL and max(e.box.width, e.box.height) < TOUCH_DP * dp:
+        small = max(e.box.width, e.box.height) < TOUCH_DP * dp
+        if e.kind in SMALL and small and e.target is None:
             out[i] = dataclasses.replace(e, target=_touch_square(i, boxes, dp, width, height))
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = _items(texts, boxes, dp)
