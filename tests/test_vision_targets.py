@@ -123,3 +123,15 @@ def test_a_switch_named_by_its_row_takes_the_rows_band_and_a_tile_its_name() -> 
         tile.intersection(icon.box) == icon.box.area
         and tile.intersection(name.box) == name.box.area
     )
+
+
+def test_a_text_on_a_filled_button_takes_the_buttons_extent() -> None:
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    pixels[1400:1560, 300:780] = (30, 140, 60)  # a green button on a light page
+    pixels[1460:1500, 440:640] = 255  # its label's ink
+    label = _text((440, 1460, 640, 1500), "UPGRADE")
+    out = with_targets([label], W, H, pixels=pixels)
+    assert out[0].target == Box(300, 1400, 780, 1560)
+    plain = np.full((H, W, 3), 250, np.uint8)
+    band = with_targets([label], W, H, pixels=plain)[0].target
+    assert band is not None and (band.x1, band.x2) == (0, W)  # no fill: the row's band

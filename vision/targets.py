@@ -18,6 +18,8 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
 - **a widget that a text names** (``group.match_texts``, run after the texts have their
   bands): a switch or check box with its label beside it takes the label's row band
   (with itself), a picture with its name below takes both (a launcher's tile);
+- **a text on a filled shape** (a button or chip whose fill differs from the page): the
+  shape, grown from the text while its columns and rows keep the fill's colour;
 - every other element: no target (its box is what is tapped: a button, a field).
 
 A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
@@ -28,8 +30,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import numpy as np
+
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
+from screenpilot.vision.image import RGB
 
 #: The platform's minimum touch target (Android: 48 dp).
 TOUCH_DP = 48.0
@@ -41,6 +46,15 @@ MAX_PAD_DP = 28.0
 #: and their left edges within ``ALIGN_DP``.
 STACK_GAP = 0.9
 ALIGN_DP = 12.0
+#: A text on a fill: the fill differs from the page by more than this (sum of R, G, B);
+#: a pixel has the fill's colour within ``FILL_TOLERANCE``; a column or row of the
+#: shape has at least ``FILL_SHARE`` of them; its edges lie within ``FILL_REACH_DP``.
+FILL_CONTRAST = 45
+FILL_TOLERANCE = 30
+FILL_SHARE = 0.6
+FILL_REACH_DP = 120.0
+#: A fill this share of the screen's width is a row's (its band is the row's).
+FILL_MAX_WIDTH = 0.9
 SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
 HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
 
@@ -52,11 +66,13 @@ def with_targets(
     regions: Sequence[Region] = (),
     *,
     neighbours: Sequence[Box] = (),
+    pixels: RGB | None = None,
 ) -> list[Element]:
     """``elements`` with ``target`` set where the tapped region differs from the box:
     every text's row band, and a touch square for each small picture that has no
     target yet (one that names a row or a tile has it from ``group.match_texts``).
-    ``neighbours``: other boxes on the screen that bound the bands (not changed)."""
+    ``neighbours``: other boxes on the screen that bound the bands (not changed);
+    ``pixels``: the screen, to find the filled shape a text sits on (a button)."""
     dp = width / PHONE_DP_WIDTH
     boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
@@ -68,10 +84,58 @@ def with_targets(
     items = _items(texts, boxes, dp)
     spans = [_span(item, boxes) for item in items]
     for k, item in enumerate(items):
-        band = _band(spans[k], item, boxes, dp, width, height, regions, spans)
+        band = _filled(pixels, spans[k], dp) if pixels is not None else None
+        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
     return out
+
+
+def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
+    """The filled shape ``span`` (a text) sits on, where its fill differs from the page
+    around it (a button, a chip, a selected row): grown from the text while at least
+    ``FILL_SHARE`` of each column, then each row, has the fill's colour. None on a
+    plain page (the text's band is then its row), or when no edge is found within
+    ``FILL_REACH_DP``."""
+    h, w = pixels.shape[:2]
+    reach = round(FILL_REACH_DP * dp)
+    x1, y1 = max(0, span.x1 - reach), max(0, span.y1 - reach)
+    x2, y2 = min(w, span.x2 + reach), min(h, span.y2 + reach)
+    window = pixels[y1:y2, x1:x2].astype(np.int16)
+    sx1, sy1, sx2, sy2 = span.x1 - x1, span.y1 - y1, span.x2 - x1, span.y2 - y1
+    ring = np.concatenate(
+        [
+            window[max(0, sy1 - 3) : sy1, sx1:sx2].reshape(-1, 3),
+            window[sy2 : sy2 + 3, sx1:sx2].reshape(-1, 3),
+            window[sy1:sy2, max(0, sx1 - 3) : sx1].reshape(-1, 3),
+            window[sy1:sy2, sx2 : sx2 + 3].reshape(-1, 3),
+        ]
+    )
+    if len(ring) < 8:
+        return None
+    fill = np.median(ring, axis=0)
+    page = np.median(pixels[span.y1 : span.y2, :: max(1, w // 64)].reshape(-1, 3), axis=0)
+    if np.abs(fill - page).sum() <= FILL_CONTRAST:
+        return None
+    same = np.abs(window - fill).sum(axis=2) <= FILL_TOLERANCE
+    cols = same[sy1:sy2].mean(axis=0) >= FILL_SHARE
+    left, right = _run(cols, sx1, -1), _run(cols, sx2 - 1, 1)
+    rows = same[:, left : right + 1].mean(axis=1) >= FILL_SHARE
+    top, bottom = _run(rows, sy1, -1), _run(rows, sy2 - 1, 1)
+    edges = (left > 0 or x1 == 0, right < len(cols) - 1 or x2 == w)
+    if not all(edges) or not (top > 0 or y1 == 0) or not (bottom < len(rows) - 1 or y2 == h):
+        return None
+    if right + 1 - left >= FILL_MAX_WIDTH * w:  # a full-width fill: a row, not a button
+        return None
+    return Box.of(x1 + left, y1 + top, x1 + right + 1, y1 + bottom + 1)
+
+
+def _run(ok: np.ndarray, start: int, step: int) -> int:
+    """The last index from ``start`` (exclusive of the span) going ``step`` that is ok."""
+    i = start
+    while 0 <= i + step < len(ok) and ok[i + step]:
+        i += step
+    return i
 
 
 def _touch_square(i: int, boxes: Sequence[Box], dp: float, width: int, height: int) -> Box:
