@@ -124,7 +124,8 @@ FILTERS_TEXT = (
     f"empty, or when it covers > {MAX_SCREEN_SHARE:.0%} of the screen; identical clipped "
     "boxes (rounded to the pixel) count once. hit: an element's centre inside the target "
     f"and its area <= {HIT_MAX_AREA_RATIO:g}x the target's; matched: an element at IoU >= "
-    f"{MATCH_IOU:g} (not one-to-one)."
+    f"{MATCH_IOU:g} by its box or its tap extent (describe's target; '(box)': boxes "
+    "alone) (not one-to-one)."
 )
 
 Boxes = npt.NDArray[np.float64]
