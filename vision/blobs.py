@@ -24,7 +24,7 @@ from screenpilot.model import Box, Element, ElementKind
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 60
 #: An icon's side as a share of the screen's width.
-MIN_SIDE, MAX_SIDE = 0.03, 0.14
+MIN_SIDE, MAX_SIDE = 0.03, 0.11
 
 
 def off_background(

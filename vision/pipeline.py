@@ -59,8 +59,6 @@ from screenpilot.vision.targets import with_targets
 from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
-#: Detected boxes at least this share of the screen's width do not hide blobs.
-BLOB_BLOCKER_WIDTH = 0.8
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
 Status = Literal["ran", "skipped", "unavailable", "failed"]
 T = TypeVar("T")
@@ -297,13 +295,7 @@ def assemble(
         ]
         widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
         if "detect" in stages:  # icons the detector missed, as blobs of ink
-            # a detected box nearly as wide as the screen (not the system bars) is a
-            # strip of icons or a card, not one widget: blobs inside it still count
-            known = [e.box for e in texts] + [
-                e.box
-                for e in obs.widgets
-                if e.box.width < BLOB_BLOCKER_WIDTH * w or e.kind.value.endswith("_bar")
-            ]
+            known = [e.box for e in (*texts, *obs.widgets)]
             widgets += find_icons(pixels, known, [content_area(w, h)])
         widgets = add_discs(
             widgets,
