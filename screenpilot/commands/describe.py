@@ -60,7 +60,11 @@ def describe(
     ctx: typer.Context,
     images: list[Path] = typer.Argument(..., help="Screenshots, or folders of them."),
     as_json: bool = typer.Option(
-        False, "--json", help="Print the Screen as JSON (one document per line for several images)."
+        False,
+        "--json",
+        help="Print the Screen as JSON (one document per line for several images): each "
+        "element's box and, where a tap on it belongs to a larger region (a row, a touch "
+        "target), that region as its target.",
     ),
     overlay: Path | None = typer.Option(
         None,
