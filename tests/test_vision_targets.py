@@ -135,3 +135,17 @@ def test_a_text_on_a_filled_button_takes_the_buttons_extent() -> None:
     plain = np.full((H, W, 3), 250, np.uint8)
     band = with_targets([label], W, H, pixels=plain)[0].target
     assert band is not None and (band.x1, band.x2) == (0, W)  # no fill: the row's band
+
+
+def test_the_overlay_draws_tap_extents_only_when_asked() -> None:
+    from screenpilot.model import Screen
+    from screenpilot.vision.overlay import render
+
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    row = with_targets([_text((180, 500, 400, 550), "Wi-Fi")], W, H)[0]
+    screen = Screen(W, H, (dataclasses.replace(row, id=1),))
+    plain = np.asarray(render(pixels, screen))
+    drawn = np.asarray(render(pixels, screen, targets=True))
+    assert row.target is not None
+    edge = drawn[row.target.y1 + 1, 900]  # the band's top edge, far right of the text
+    assert (plain[row.target.y1 + 1, 900] == 250).all() and not (edge == 250).all()

@@ -50,8 +50,9 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def render(image: ImageInput, screen: Screen) -> PILImage.Image:
-    """The screenshot with ``screen`` drawn over it, and a legend strip below."""
+def render(image: ImageInput, screen: Screen, *, targets: bool = False) -> PILImage.Image:
+    """The screenshot with ``screen`` drawn over it, and a legend strip below;
+    ``targets``: each element's tap extent too (a thin line in its kind's colour)."""
     from PIL import Image, ImageDraw
 
     base = to_pil(load_image(image)).convert("RGBA")
@@ -64,17 +65,19 @@ def render(image: ImageInput, screen: Screen) -> PILImage.Image:
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
     _draw_blocks(draw, screen, unit)
+    if targets:
+        _draw_targets(draw, screen, unit)
     _draw_elements(draw, screen, unit)
     drawn = Image.alpha_composite(base, layer).convert("RGB")
     return _with_legend(drawn, screen, unit)
 
 
-def save(image: ImageInput, screen: Screen, out: str | Path) -> Path:
+def save(image: ImageInput, screen: Screen, out: str | Path, *, targets: bool = False) -> Path:
     """Render the overlay and write it as PNG to ``out``."""
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        render(image, screen).save(path, format="PNG")
+        render(image, screen, targets=targets).save(path, format="PNG")
     except OSError as exc:
         raise VisionError(f"cannot write the overlay {path}: {exc}") from exc
     return path
@@ -91,6 +94,14 @@ def _draw_blocks(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None:
         bbox = draw.textbbox((x, y), tag, font=font, anchor="ra")
         draw.rectangle(bbox, fill=(*colour, 170))
         draw.text((x, y), tag, font=font, fill=(0, 0, 0, 255), anchor="ra")
+
+
+def _draw_targets(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None:
+    for e in screen.elements:
+        if e.target is not None and e.target != e.box:
+            colour = KIND_COLOURS.get(e.kind, (0, 0, 0))
+            t = e.target
+            draw.rectangle((t.x1, t.y1, t.x2 - 1, t.y2 - 1), outline=(*colour, 150), width=unit)
 
 
 def _draw_elements(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None:

@@ -72,6 +72,11 @@ def describe(
         metavar="OUT.png",
         help="Write an overlay PNG (a folder for several images).",
     ),
+    targets: bool = typer.Option(
+        False,
+        "--targets",
+        help="Draw each element's tap extent on the overlay too (a thin line).",
+    ),
     stages: str = typer.Option(
         "ocr,detect,icons,blocks",
         "--stages",
@@ -87,7 +92,7 @@ def describe(
     many = len(files) > 1
     results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]))
     failed = [(p, r) for p, r in results if isinstance(r, ScreenpilotError)]
-    _print(results, as_json=as_json, overlay=overlay, many=many)
+    _print(results, as_json=as_json, overlay=overlay, many=many, targets=targets)
     if failed and not many:
         raise failed[0][1]
     if failed:
@@ -109,7 +114,9 @@ def _run(files: list[Path], stages: list[str], threshold: float) -> list[Result]
         return describe_files(files, stages, threshold, done=lambda _: bar.advance(task))
 
 
-def _print(results: list[Result], *, as_json: bool, overlay: Path | None, many: bool) -> None:
+def _print(
+    results: list[Result], *, as_json: bool, overlay: Path | None, many: bool, targets: bool
+) -> None:
     from rich.markup import escape
 
     from screenpilot.vision.overlay import save
@@ -133,5 +140,5 @@ def _print(results: list[Result], *, as_json: bool, overlay: Path | None, many: 
                 console.print(f"== {path}", highlight=False, markup=False)
             typer.echo(result.screen.describe())
         if overlay is not None:
-            out = save(path, result.screen, _overlay_path(overlay, path, many))
+            out = save(path, result.screen, _overlay_path(overlay, path, many), targets=targets)
             err_console.print(f"overlay: {out}", highlight=False)
