@@ -251,14 +251,14 @@ def score(targets: Boxes, elements: Boxes, extents: Boxes | None = None) -> tupl
     if not len(targets) or not len(elements):
         return 0, 0, 0
     hit, by_box = _score(targets, elements)
-    if extents is None or not len(extents):
-        return hit, by_box, by_box
-    _, by_extent = _score(targets, extents, per_target=True)
-    by_box_each = _score(targets, elements, per_target=True)[1]
-    return hit, int((by_box_each | by_extent).sum()), by_box
+    matched = by_box
+    if extents is not None and len(extents):
+        matched = by_box | _score(targets, extents)[1]
+    return int(hit.sum()), int(matched.sum()), int(by_box.sum())
 
 
-def _score(targets: Boxes, elements: Boxes, *, per_target: bool = False) -> Any:
+def _score(targets: Boxes, elements: Boxes) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per target: hit by an element, matched by one at IoU >= MATCH_IOU."""
     t = targets[:, None, :]
     e = elements[None, :, :]
     t_area = (targets[:, 2] - targets[:, 0]) * (targets[:, 3] - targets[:, 1])
@@ -273,10 +273,7 @@ def _score(targets: Boxes, elements: Boxes, *, per_target: bool = False) -> Any:
     inter = iw * ih
     union = t_area[:, None] + e_area[None, :] - inter
     iou = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    matched = (iou >= MATCH_IOU).any(axis=1)
-    if per_target:
-        return hit, matched
-    return int(hit.sum()), int(matched.sum())
+    return np.asarray(hit, dtype=bool), np.asarray((iou >= MATCH_IOU).any(axis=1), dtype=bool)
 
 
 def as_boxes(items: Iterable[tuple[float, float, float, float]]) -> Boxes:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.blocks import PHONE_DP_WIDTH
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 60
@@ -46,7 +47,7 @@ STATUS_BAR_DP = 24.0
 
 def content_area(width: int, height: int) -> Box:
     """The screen below the status bar (a dp is width / 411, as in ``vision.blocks``)."""
-    return Box.of(0, min(height - 1, STATUS_BAR_DP * width / 411.0), width, height)
+    return Box.of(0, min(height - 1, STATUS_BAR_DP * width / PHONE_DP_WIDTH), width, height)
 
 
 def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) -> list[Element]:

@@ -168,18 +168,9 @@ def _absorb(widget: Element, texts: list[tuple[str, Element]]) -> Element:
     joined = [t.target or t.box for rel, t in texts if rel == "caption"]  # the row it names
     joined += [t.box for rel, t in texts if rel == "name"]  # a tile: the picture and its name
     if joined:
-        target = _union([widget.target or widget.box, *joined])
+        target = Box.around([widget.target or widget.box, *joined])
     return dataclasses.replace(
         widget, text=widget.text or inner, caption=widget.caption or caption, target=target
-    )
-
-
-def _union(boxes: Sequence[Box]) -> Box:
-    return Box(
-        min(b.x1 for b in boxes),
-        min(b.y1 for b in boxes),
-        max(b.x2 for b in boxes),
-        max(b.y2 for b in boxes),
     )
 
 

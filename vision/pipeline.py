@@ -307,7 +307,10 @@ def assemble(
         )
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
-        texts = with_targets(texts, w, h, neighbours=[e.box for e in widgets], pixels=pixels)
+        fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
+        texts = with_targets(
+            texts, w, h, neighbours=[e.box for e in widgets], pixels=pixels, fills=fills
+        )
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
@@ -319,7 +322,7 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
-    elements = with_targets(elements, w, h, regions, pixels=pixels)
+    elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills)
     screen = build_screen(pixels, elements, merge_bars(regions, bar_regions))
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen

@@ -67,12 +67,15 @@ def with_targets(
     *,
     neighbours: Sequence[Box] = (),
     pixels: RGB | None = None,
+    fills: dict[Box, Box | None] | None = None,
 ) -> list[Element]:
     """``elements`` with ``target`` set where the tapped region differs from the box:
     every text's row band, and a touch square for each small picture that has no
     target yet (one that names a row or a tile has it from ``group.match_texts``).
     ``neighbours``: other boxes on the screen that bound the bands (not changed);
-    ``pixels``: the screen, to find the filled shape a text sits on (a button)."""
+    ``pixels``: the screen, to find the filled shape a text sits on (a button);
+    ``fills``: the shapes already found, by the text's span (read and added to, so
+    that a second call on the same screen does not look again)."""
     dp = width / PHONE_DP_WIDTH
     boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
@@ -82,9 +85,14 @@ def with_targets(
             out[i] = dataclasses.replace(e, target=_touch_square(i, boxes, dp, width, height))
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = _items(texts, boxes, dp)
-    spans = [_span(item, boxes) for item in items]
+    spans = [Box.around([boxes[i] for i in item]) for item in items]
+    found = {} if fills is None else fills
     for k, item in enumerate(items):
-        band = _filled(pixels, spans[k], dp) if pixels is not None else None
+        band = None
+        if pixels is not None:
+            if spans[k] not in found:
+                found[spans[k]] = _filled(pixels, spans[k], dp)
+            band = found[spans[k]]
         band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
@@ -98,25 +106,25 @@ def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
     plain page (the text's band is then its row), or when no edge is found within
     ``FILL_REACH_DP``."""
     h, w = pixels.shape[:2]
-    reach = round(FILL_REACH_DP * dp)
-    x1, y1 = max(0, span.x1 - reach), max(0, span.y1 - reach)
-    x2, y2 = min(w, span.x2 + reach), min(h, span.y2 + reach)
-    window = pixels[y1:y2, x1:x2].astype(np.int16)
-    sx1, sy1, sx2, sy2 = span.x1 - x1, span.y1 - y1, span.x2 - x1, span.y2 - y1
-    ring = np.concatenate(
+    ring = np.concatenate(  # 3 px around the text, read before the window (most fail here)
         [
-            window[max(0, sy1 - 3) : sy1, sx1:sx2].reshape(-1, 3),
-            window[sy2 : sy2 + 3, sx1:sx2].reshape(-1, 3),
-            window[sy1:sy2, max(0, sx1 - 3) : sx1].reshape(-1, 3),
-            window[sy1:sy2, sx2 : sx2 + 3].reshape(-1, 3),
+            pixels[max(0, span.y1 - 3) : span.y1, span.x1 : span.x2].reshape(-1, 3),
+            pixels[span.y2 : span.y2 + 3, span.x1 : span.x2].reshape(-1, 3),
+            pixels[span.y1 : span.y2, max(0, span.x1 - 3) : span.x1].reshape(-1, 3),
+            pixels[span.y1 : span.y2, span.x2 : span.x2 + 3].reshape(-1, 3),
         ]
-    )
+    ).astype(np.int16)
     if len(ring) < 8:
         return None
     fill = np.median(ring, axis=0)
     page = np.median(pixels[span.y1 : span.y2, :: max(1, w // 64)].reshape(-1, 3), axis=0)
     if np.abs(fill - page).sum() <= FILL_CONTRAST:
         return None
+    reach = round(FILL_REACH_DP * dp)
+    x1, y1 = max(0, span.x1 - reach), max(0, span.y1 - reach)
+    x2, y2 = min(w, span.x2 + reach), min(h, span.y2 + reach)
+    window = pixels[y1:y2, x1:x2].astype(np.int16)
+    sx1, sy1, sx2, sy2 = span.x1 - x1, span.y1 - y1, span.x2 - x1, span.y2 - y1
     same = np.abs(window - fill).sum(axis=2) <= FILL_TOLERANCE
     cols = same[sy1:sy2].mean(axis=0) >= FILL_SHARE
     left, right = _run(cols, sx1, -1), _run(cols, sx2 - 1, 1)
@@ -176,15 +184,6 @@ def _items(texts: list[int], boxes: Sequence[Box], dp: float) -> list[list[int]]
         else:
             items.append([i])
     return items
-
-
-def _span(item: list[int], boxes: Sequence[Box]) -> Box:
-    return Box.of(
-        min(boxes[i].x1 for i in item),
-        min(boxes[i].y1 for i in item),
-        max(boxes[i].x2 for i in item),
-        max(boxes[i].y2 for i in item),
-    )
 
 
 def _band(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from screenpilot.model.record import Record, fail
@@ -28,6 +29,16 @@ class Box(Record):
         """Round float coordinates to a box (at least one pixel each way)."""
         a, b = round(x1), round(y1)
         return cls(a, b, max(a + 1, round(x2)), max(b + 1, round(y2)))
+
+    @classmethod
+    def around(cls, boxes: Sequence[Box]) -> Box:
+        """The smallest box that holds every one of ``boxes`` (at least one)."""
+        return cls(
+            min(b.x1 for b in boxes),
+            min(b.y1 for b in boxes),
+            max(b.x2 for b in boxes),
+            max(b.y2 for b in boxes),
+        )
 
     def as_tuple(self) -> tuple[int, int, int, int]:
         return (self.x1, self.y1, self.x2, self.y2)
