@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
@@ -149,3 +150,15 @@ def test_the_overlay_draws_tap_extents_only_when_asked() -> None:
     assert row.target is not None
     edge = drawn[row.target.y1 + 1, 900]  # the band's top edge, far right of the text
     assert (plain[row.target.y1 + 1, 900] == 250).all() and not (edge == 250).all()
+
+
+def test_describe_targets_without_an_overlay_is_refused_before_any_work(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from screenpilot.cli import app
+
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"not read")  # refused before it is opened
+    result = CliRunner().invoke(app, ["describe", str(shot), "--targets"])
+    assert result.exit_code == 2
+    assert "--overlay" in result.output

@@ -87,6 +87,10 @@ def describe(
     ),
 ) -> None:
     """Describe screenshots from their pixels: the text the planner reads."""
+    if targets and overlay is None:  # before any work: the flag alone would draw nothing
+        raise typer.BadParameter(
+            "it draws on the overlay: add --overlay OUT.png", param_hint="--targets"
+        )
     cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
     files = _expand(images)
     many = len(files) > 1
