@@ -162,3 +162,50 @@ def test_describe_targets_without_an_overlay_is_refused_before_any_work(tmp_path
     result = CliRunner().invoke(app, ["describe", str(shot), "--targets"])
     assert result.exit_code == 2
     assert "--overlay" in result.output
+
+
+def test_list_items_separated_by_a_wider_gap_than_their_lines_are_separate_rows() -> None:
+    # two items of a tutorial list: a two-line paragraph, then a one-line item 18 dp lower
+    first = _text((150, 540, 860, 594), "You can import a list")
+    second = _text((150, 597, 900, 651), "or chose its folder")
+    third = _text((150, 700, 840, 754), "Switch lists by clicking on them")
+    out = with_targets([first, second, third], W, H)
+    assert out[0].target == out[1].target
+    assert out[2].target is not None and out[0].target is not None
+    assert out[2].target != out[0].target
+    assert out[2].target.y1 >= out[0].target.y2 - 1  # its own band, below the paragraph's
+
+
+def test_tabs_of_a_bottom_bar_take_their_columns() -> None:
+    elements: list[Element] = []
+    for k, name in enumerate(["Home", "Search", "Library", "Profile"]):
+        cx = 135 + 270 * k
+        elements.append(Element(0, ElementKind.ICON, Box(cx - 32, 2150, cx + 32, 2214)))
+        elements.append(_text((cx - 70, 2230, cx + 70, 2270), name))
+    out = with_targets(elements, W, H)
+    for k in range(4):
+        icon, label = out[2 * k].target, out[2 * k + 1].target
+        assert icon is not None and icon == label
+        assert (icon.x1, icon.x2) == (270 * k, 270 * (k + 1))  # half-way to the next tab
+        assert icon.y1 < 2150 and icon.y2 > 2270
+
+
+def test_a_lone_picture_with_a_name_is_not_a_column() -> None:
+    icon = Element(0, ElementKind.ICON, Box(508, 1000, 572, 1064))
+    name = _text((470, 1080, 610, 1120), "Camera")
+    out = with_targets([icon, name], W, H)
+    assert out[0].target is not None and out[0].target.width < 0.5 * W
+
+
+def test_a_dialogs_capital_labels_are_text_buttons_and_a_centred_one_is_a_row() -> None:
+    cancel = _text((600, 1500, 760, 1540), "CANCEL")
+    ok = _text((860, 1500, 920, 1540), "OK")
+    out = with_targets([cancel, ok], W, H)
+    a, b = out[0].target, out[1].target
+    assert a is not None and b is not None
+    assert abs(b.height - TOUCH_DP * DP) <= 2  # a 48 dp button, not a row band
+    assert a.x2 <= b.x1 == (760 + 860) / 2  # no closer to the other than half the gap
+    lone = with_targets([_text((900, 1500, 960, 1540), "OK")], W, H)[0].target
+    assert lone is not None and lone.width >= 64 * DP - 1  # Material's minimum width
+    alone = with_targets([_text((460, 1500, 620, 1540), "ALLOW")], W, H)[0].target
+    assert alone is not None and (alone.x1, alone.x2) == (0, W)  # a full-width button's row

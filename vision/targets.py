@@ -28,6 +28,7 @@ A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -44,8 +45,11 @@ ROW_PAD = 1.0
 MAX_PAD_DP = 28.0
 #: Lines of one item: the gap between them under this share of a line's height,
 #: and their left edges within ``ALIGN_DP``.
-STACK_GAP = 0.9
+STACK_GAP = 0.45
 ALIGN_DP = 12.0
+#: ... and a line joins an item of several lines only with a gap at most this share of
+#: a line's height over the item's largest gap (a paragraph's lines are evenly spaced).
+EVEN_GAP = 0.25
 #: A text on a fill: the fill differs from the page by more than this (sum of R, G, B);
 #: a pixel has the fill's colour within ``FILL_TOLERANCE``; a column or row of the
 #: shape has at least ``FILL_SHARE`` of them; its edges lie within ``FILL_REACH_DP``.
@@ -55,6 +59,22 @@ FILL_SHARE = 0.6
 FILL_REACH_DP = 120.0
 #: A fill this share of the screen's width is a row's (its band is the row's).
 FILL_MAX_WIDTH = 0.9
+#: A text button (a label in capitals, alone on its item): this much each side of the
+#: label, and at least ``BUTTON_MIN_DP`` wide (Material's text button).
+BUTTON_PAD_DP = 8.0
+BUTTON_MIN_DP = 64.0
+#: ... unless it is alone on its row and its centre is within this share of the
+#: screen's width of the middle (a full-width button's label).
+CENTRED = 0.03
+#: A tile: a picture at most ``TILE_PICTURE_DP`` on a side with a name of one line (at
+#: most ``TILE_LINE_DP`` tall) at most ``TILE_GAP_DP`` (or half the picture) under it;
+#: tiles side by side with centres evenly spaced (steps within ``TILE_EVEN`` x each
+#: other) share the row in columns, ``TILE_PAD_DP`` above and below.
+TILE_PICTURE_DP = 100.0
+TILE_LINE_DP = 28.0
+TILE_GAP_DP = 20.0
+TILE_EVEN = 1.3
+TILE_PAD_DP = 8.0
 SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
 HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
 
@@ -93,10 +113,124 @@ def with_targets(
             if spans[k] not in found:
                 found[spans[k]] = _filled(pixels, spans[k], dp)
             band = found[spans[k]]
+        if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
+            band = _text_button(item[0], boxes, dp, width, height)
         band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
+    for i, tile in _tile_rows(out, dp, width, height).items():
+        out[i] = dataclasses.replace(out[i], target=tile)
     return out
+
+
+def _caps_label(text: str) -> bool:
+    """A text button's label: one to three words in capitals ("OK", "CANCEL", "SIGN IN")."""
+    words = text.split()
+    return 0 < len(words) <= 3 and len(text) <= 24 and text.isupper() and text.isascii()
+
+
+def _text_button_label(i: int, elements: Sequence[Element], width: int) -> bool:
+    """A label in capitals, not centred on the screen unless another one shares its row
+    (a centred one alone is a full-width button's, whose row is tapped)."""
+    e = elements[i]
+    if not _caps_label(e.text):
+        return False
+    if abs(e.box.center[0] - width / 2) > CENTRED * width:
+        return True
+    return any(
+        j != i and o.kind is ElementKind.TEXT and _caps_label(o.text) and _same_row(o.box, e.box)
+        for j, o in enumerate(elements)
+    )
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    return min(a.y2, b.y2) - max(a.y1, b.y1) >= 0.5 * min(a.height, b.height)
+
+
+def _text_button(i: int, boxes: Sequence[Box], dp: float, width: int, height: int) -> Box:
+    """A borderless text button around its label: ``TOUCH_DP`` tall, ``BUTTON_PAD_DP``
+    each side and at least ``BUTTON_MIN_DP`` wide, no closer to a neighbour than half
+    the gap (as a touch square)."""
+    b = boxes[i]
+    w = max(b.width + 2 * BUTTON_PAD_DP * dp, BUTTON_MIN_DP * dp)
+    h = max(b.height, TOUCH_DP * dp)
+    cx, cy = b.center
+    return _bounded(i, Box.of(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), boxes, width, height)
+
+
+def _stacks(elements: Sequence[Element], dp: float) -> list[tuple[list[int], Box]]:
+    """Pictures with a one-line name centred under them (a tab, a launcher's app):
+    (the elements of each, their span). A picture that took its name already
+    (``group.match_texts``) is a stack by its target."""
+    pictures = [
+        i
+        for i, e in enumerate(elements)
+        if e.kind in SMALL
+        and max(e.box.width, e.box.height) <= TILE_PICTURE_DP * dp
+        and e.box.width <= 1.6 * e.box.height
+    ]
+    texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
+    used: set[int] = set()
+    out: list[tuple[list[int], Box]] = []
+    for i in pictures:
+        p = elements[i].box
+        named = elements[i].target
+        if elements[i].text and named is not None and named.y2 > p.y2 + 4 * dp:
+            out.append(([i], named))
+            continue
+        best: tuple[float, int] | None = None
+        for j in texts:
+            t = elements[j].box
+            gap = t.y1 - p.y2
+            off = abs(t.center[0] - p.center[0])
+            if (
+                j not in used
+                and -0.15 * p.height <= gap <= max(0.5 * p.height, TILE_GAP_DP * dp)
+                and t.height <= TILE_LINE_DP * dp
+                and off <= 0.15 * max(p.width, t.width) + 4 * dp
+                and (best is None or gap < best[0])
+            ):
+                best = (gap, j)
+        if best is not None:
+            used.add(best[1])
+            out.append(([i, best[1]], Box.around([p, elements[best[1]].box])))
+    return out
+
+
+def _tile_rows(elements: Sequence[Element], dp: float, width: int, height: int) -> dict[int, Box]:
+    """Rows of evenly spaced stacks (a bottom navigation bar, a launcher's grid): each
+    stack's target is its column, from half-way to the stack beside it, and its span
+    with ``TILE_PAD_DP`` above and below."""
+    stacks = sorted(_stacks(elements, dp), key=lambda s: (s[1].y1, s[1].x1))
+    rows: list[list[tuple[list[int], Box]]] = []
+    for stack in stacks:
+        span = stack[1]
+        for row in rows:
+            first = row[0][1]
+            if abs(span.center[1] - first.center[1]) <= 0.25 * first.height and not any(
+                span.x1 < o.x2 and o.x1 < span.x2 for _, o in row
+            ):
+                row.append(stack)
+                break
+        else:
+            rows.append([stack])
+    found: dict[int, Box] = {}
+    for row in rows:
+        if len(row) < 2:
+            continue
+        row.sort(key=lambda s: s[1].center[0])
+        centres = [span.center[0] for _, span in row]
+        steps = [b - a for a, b in itertools.pairwise(centres)]
+        if max(steps) > TILE_EVEN * min(steps):
+            continue
+        for k, (members, span) in enumerate(row):
+            left = centres[k] - (steps[k - 1] if k else steps[0]) / 2
+            right = centres[k] + (steps[k] if k < len(steps) else steps[-1]) / 2
+            pad = TILE_PAD_DP * dp
+            tile = _clip(left, span.y1 - pad, right, span.y2 + pad, width, height)
+            for i in members:
+                found[i] = tile
+    return found
 
 
 def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
@@ -150,7 +284,14 @@ def _touch_square(i: int, boxes: Sequence[Box], dp: float, width: int, height: i
     b = boxes[i]
     half = max(TOUCH_DP * dp, b.width, b.height) / 2
     cx, cy = (b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2
-    x1, y1, x2, y2 = cx - half, cy - half, cx + half, cy + half
+    return _bounded(i, Box.of(cx - half, cy - half, cx + half, cy + half), boxes, width, height)
+
+
+def _bounded(i: int, around: Box, boxes: Sequence[Box], width: int, height: int) -> Box:
+    """``around`` (a region centred on ``boxes[i]``) no closer to another box than half
+    the gap between it and ``boxes[i]``, and never smaller than ``boxes[i]``."""
+    b = boxes[i]
+    x1, y1, x2, y2 = (float(v) for v in (around.x1, around.y1, around.x2, around.y2))
     for j, o in enumerate(boxes):
         if j == i or o.intersection(b) > 0:
             continue
@@ -175,8 +316,11 @@ def _items(texts: list[int], boxes: Sequence[Box], dp: float) -> list[list[int]]
         for item in items:
             last = boxes[item[-1]]
             gap = b.y1 - last.y2
+            line = min(b.height, last.height)
+            gaps = [boxes[k].y1 - boxes[j].y2 for j, k in itertools.pairwise(item)]
             if (
-                -0.3 * b.height <= gap < STACK_GAP * min(b.height, last.height)
+                -0.3 * b.height <= gap < STACK_GAP * line
+                and (not gaps or gap <= max(gaps) + EVEN_GAP * line)
                 and abs(b.x1 - boxes[item[0]].x1) <= ALIGN_DP * dp
             ):
                 item.append(i)
