@@ -209,3 +209,27 @@ def test_a_dialogs_capital_labels_are_text_buttons_and_a_centred_one_is_a_row() 
     assert lone is not None and lone.width >= 64 * DP - 1  # Material's minimum width
     alone = with_targets([_text((460, 1500, 620, 1540), "ALLOW")], W, H)[0].target
     assert alone is not None and (alone.x1, alone.x2) == (0, W)  # a full-width button's row
+
+
+def _screen_with_dots(centres: list[tuple[int, int]], radius: int = 6) -> np.ndarray:
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    yy, xx = np.mgrid[0:H, 0:W]
+    for cx, cy in centres:
+        pixels[(xx - cx) ** 2 + (yy - cy) ** 2 <= radius**2] = 40
+    return pixels
+
+
+def test_three_dots_in_a_column_are_an_overflow_menu_and_scattered_dots_are_not() -> None:
+    column = find_icons(
+        _screen_with_dots([(990, 700), (990, 724), (990, 748)]), [], [content_area(W, H)]
+    )
+    assert len(column) == 1 and column[0].icon_label == "more_options"
+    assert column[0].box.contains(990, 724)
+    row = find_icons(
+        _screen_with_dots([(500, 900), (524, 900), (548, 900)]), [], [content_area(W, H)]
+    )
+    assert len(row) == 1 and row[0].icon_label == "more_options"
+    scattered = find_icons(
+        _screen_with_dots([(990, 700), (1000, 724), (975, 748)]), [], [content_area(W, H)]
+    )
+    assert all(e.icon_label != "more_options" for e in scattered)

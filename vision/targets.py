@@ -8,7 +8,8 @@ mapping a person's tap to an element (demonstrations) and comparing boxes with a
 view hierarchy need. :func:`with_targets` sets ``Element.target``:
 
 - **text rows**: lines of text that are stacked and left-aligned (a title and its
-  subtitle) form one item; its target is the band from half-way to the content above
+  subtitle) form one item (a line further below than the item's lines are from each
+  other starts a new one); its target is the band from half-way to the content above
   to half-way to the content below (at most ``ROW_PAD`` line heights beyond the text,
   and ``MAX_PAD_DP``), across the narrowest card, list or dialog that holds it (else
   the screen), shared at the middle of the gap with items side by side;
@@ -20,6 +21,13 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   (with itself), a picture with its name below takes both (a launcher's tile);
 - **a text on a filled shape** (a button or chip whose fill differs from the page): the
   shape, grown from the text while its columns and rows keep the fill's colour;
+- **a text button** (a one-line label in capitals, "OK", "CANCEL", off the screen's
+  middle or beside another one): ``TOUCH_DP`` tall, ``BUTTON_PAD_DP`` beyond the label
+  each side, at least ``BUTTON_MIN_DP`` wide (a label alone in the middle is a
+  full-width button's: its row band);
+- **tabs and tiles** (a picture with a one-line name under it, two or more evenly
+  spaced in a row: a bottom navigation bar, a launcher's grid): the column, from
+  half-way to the tile beside it, ``TILE_PAD_DP`` above and below;
 - every other element: no target (its box is what is tapped: a button, a field).
 
 A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
