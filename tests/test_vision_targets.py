@@ -233,3 +233,20 @@ def test_three_dots_in_a_column_are_an_overflow_menu_and_scattered_dots_are_not(
         _screen_with_dots([(990, 700), (1000, 724), (975, 748)]), [], [content_area(W, H)]
     )
     assert all(e.icon_label != "more_options" for e in scattered)
+
+
+def test_a_calendars_days_take_their_cells_and_scattered_numbers_keep_their_bands() -> None:
+    days: list[Element] = []
+    for row in range(4):
+        for col in range(7):
+            if row == 0 and col < 3:
+                continue  # the month starts on a Thursday
+            cx, cy = 120 + 140 * col, 1000 + 120 * row
+            days.append(_text((cx - 25, cy - 20, cx + 25, cy + 20), str(row * 7 + col - 2)))
+    out = with_targets(days, W, H)
+    first = out[0].target
+    assert first is not None and (first.x1, first.x2) == (120 + 140 * 3 - 70, 120 + 140 * 3 + 70)
+    assert (first.y1, first.y2) == (940, 1060)
+    assert all(e.target is not None and e.target.width == 140 for e in out)
+    scattered = [_text((100, 500, 150, 540), "12"), _text((700, 900, 760, 940), "7")]
+    assert all(e.target is not None and e.target.width > 140 for e in with_targets(scattered, W, H))

@@ -25,6 +25,8 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   middle or beside another one): ``TOUCH_DP`` tall, ``BUTTON_PAD_DP`` beyond the label
   each side, at least ``BUTTON_MIN_DP`` wide (a label alone in the middle is a
   full-width button's: its row band);
+- **a grid of short labels** (a calendar's days, a keypad's keys: three or more rows
+  of three or more, on common column and row steps): the cell;
 - **tabs and tiles** (a picture with a one-line name under it, two or more evenly
   spaced in a row: a bottom navigation bar, a launcher's grid): the column, from
   half-way to the tile beside it, ``TILE_PAD_DP`` above and below;
@@ -74,6 +76,11 @@ BUTTON_MIN_DP = 64.0
 #: ... unless it is alone on its row and its centre is within this share of the
 #: screen's width of the middle (a full-width button's label).
 CENTRED = 0.03
+#: A grid of short labels (at most ``GRID_LABEL`` characters): ``GRID_MIN`` or more
+#: in a row and as many rows; centres within ``GRID_SLACK`` of a step off the grid.
+GRID_LABEL = 3
+GRID_MIN = 3
+GRID_SLACK = 0.2
 #: A tile: a picture at most ``TILE_PICTURE_DP`` on a side with a name of one line (at
 #: most ``TILE_LINE_DP`` tall) at most ``TILE_GAP_DP`` (or half the picture) under it;
 #: tiles side by side with centres evenly spaced (steps within ``TILE_EVEN`` x each
@@ -126,6 +133,8 @@ def with_targets(
         band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
+    for i, cell in _text_grid(out, width, height).items():
+        out[i] = dataclasses.replace(out[i], target=cell)
     for i, tile in _tile_rows(out, dp, width, height).items():
         out[i] = dataclasses.replace(out[i], target=tile)
     return out
@@ -164,6 +173,54 @@ def _text_button(i: int, boxes: Sequence[Box], dp: float, width: int, height: in
     h = max(b.height, TOUCH_DP * dp)
     cx, cy = b.center
     return _bounded(i, Box.of(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), boxes, width, height)
+
+
+def _text_grid(elements: Sequence[Element], width: int, height: int) -> dict[int, Box]:
+    """Short labels on a grid (a calendar's days, a keypad's keys): rows of at least
+    ``GRID_MIN`` labels whose centres sit on columns a common step apart, at least
+    ``GRID_MIN`` such rows evenly spaced: each label's target is its cell."""
+    short = [
+        i
+        for i, e in enumerate(elements)
+        if e.kind is ElementKind.TEXT and 0 < len(e.text.strip()) <= GRID_LABEL
+    ]
+    rows: list[list[int]] = []
+    for i in sorted(short, key=lambda k: elements[k].box.center[1]):
+        b = elements[i].box
+        if rows and abs(b.center[1] - elements[rows[-1][0]].box.center[1]) <= 0.5 * b.height:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    rows = [sorted(r, key=lambda k: elements[k].box.center[0]) for r in rows if len(r) >= GRID_MIN]
+    if len(rows) < GRID_MIN:
+        return {}
+    xs = [[float(elements[k].box.center[0]) for k in r] for r in rows]
+    steps = sorted(b - a for x in xs for a, b in itertools.pairwise(x))
+    pitch = steps[len(steps) // 2]
+    if pitch <= 0:
+        return {}
+    origin = xs[0][0]
+
+    def on_grid(x: float) -> bool:
+        k = (x - origin) / pitch
+        return abs(k - round(k)) <= GRID_SLACK
+
+    rows = [r for r, x in zip(rows, xs, strict=True) if all(on_grid(v) for v in x)]
+    if len(rows) < GRID_MIN:
+        return {}
+    ys = [float(np.mean([elements[k].box.center[1] for k in r])) for r in rows]
+    gaps = [b - a for a, b in itertools.pairwise(ys)]
+    row_pitch = sorted(gaps)[len(gaps) // 2]
+    if row_pitch <= 0 or max(gaps) > (1 + GRID_SLACK) * row_pitch:
+        return {}
+    found: dict[int, Box] = {}
+    for r, y in zip(rows, ys, strict=True):
+        for k in r:
+            x = float(elements[k].box.center[0])
+            found[k] = _clip(
+                x - pitch / 2, y - row_pitch / 2, x + pitch / 2, y + row_pitch / 2, width, height
+            )
+    return found
 
 
 def _stacks(elements: Sequence[Element], dp: float) -> list[tuple[list[int], Box]]:
