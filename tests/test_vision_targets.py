@@ -250,3 +250,14 @@ def test_a_calendars_days_take_their_cells_and_scattered_numbers_keep_their_band
     assert all(e.target is not None and e.target.width == 140 for e in out)
     scattered = [_text((100, 500, 150, 540), "12"), _text((700, 900, 760, 940), "7")]
     assert all(e.target is not None and e.target.width > 140 for e in with_targets(scattered, W, H))
+
+
+def test_an_icon_on_a_filled_square_takes_the_square() -> None:
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    pixels[600:960, 900:1080] = (250, 150, 40)  # an orange column at the row's end
+    pixels[760:800, 970:1010] = 255  # a white minus glyph on it
+    minus = Element(0, ElementKind.ICON, Box(970, 760, 1010, 800))
+    out = with_targets([minus], W, H, pixels=pixels)
+    assert out[0].target == Box(900, 600, 1080, 960)
+    plain = with_targets([minus], W, H, pixels=np.full((H, W, 3), 250, np.uint8))[0].target
+    assert plain is not None and abs(plain.width - TOUCH_DP * DP) <= 2  # a touch square

@@ -13,9 +13,10 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   to half-way to the content below (at most ``ROW_PAD`` line heights beyond the text,
   and ``MAX_PAD_DP``), across the narrowest card, list or dialog that holds it (else
   the screen), shared at the middle of the gap with items side by side;
-- **icons and small pictures** (under ``TOUCH_DP``): a square of ``TOUCH_DP`` (the
-  platform's minimum touch target) around the glyph, no closer to a neighbour than
-  half the gap between them;
+- **icons and small pictures** (under ``TOUCH_DP``): the filled shape they sit on
+  (as a text's, below) when it is ``ICON_FILL`` times their box or more, else a square
+  of ``TOUCH_DP`` (the platform's minimum touch target) around the glyph, no closer to
+  a neighbour than half the gap between them;
 - **a widget that a text names** (``group.match_texts``, run after the texts have their
   bands): a switch or check box with its label beside it takes the label's row band
   (with itself), a picture with its name below takes both (a launcher's tile);
@@ -67,6 +68,8 @@ FILL_CONTRAST = 45
 FILL_TOLERANCE = 30
 FILL_SHARE = 0.6
 FILL_REACH_DP = 120.0
+#: An icon on a filled shape this many times its box's area takes the shape.
+ICON_FILL = 1.5
 #: A fill this share of the screen's width is a row's (its band is the row's).
 FILL_MAX_WIDTH = 0.9
 #: A text button (a label in capitals, alone on its item): this much each side of the
@@ -114,14 +117,21 @@ def with_targets(
     dp = width / PHONE_DP_WIDTH
     boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
+    found = {} if fills is None else fills
     for i, e in enumerate(elements):
         small = max(e.box.width, e.box.height) < TOUCH_DP * dp
         if e.kind in SMALL and small and e.target is None:
-            out[i] = dataclasses.replace(e, target=_touch_square(i, boxes, dp, width, height))
+            shape = None
+            if pixels is not None:
+                if e.box not in found:
+                    found[e.box] = _filled(pixels, e.box, dp)
+                shape = found[e.box]
+            if shape is None or shape.area < ICON_FILL * e.box.area:
+                shape = _touch_square(i, boxes, dp, width, height)
+            out[i] = dataclasses.replace(e, target=shape)
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = _items(texts, boxes, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
-    found = {} if fills is None else fills
     for k, item in enumerate(items):
         band = None
         if pixels is not None:
