@@ -261,3 +261,20 @@ def test_an_icon_on_a_filled_square_takes_the_square() -> None:
     assert out[0].target == Box(900, 600, 1080, 960)
     plain = with_targets([minus], W, H, pixels=np.full((H, W, 3), 250, np.uint8))[0].target
     assert plain is not None and abs(plain.width - TOUCH_DP * DP) <= 2  # a touch square
+
+
+def test_a_hint_in_an_outlined_field_takes_the_outline() -> None:
+    pixels = np.full((H, W, 3), 30, np.uint8)  # a dark page
+    pixels[1100:1104, 300:1000] = 230  # the field's outline: top, bottom, left, right
+    pixels[1196:1200, 300:1000] = 230
+    pixels[1100:1200, 300:304] = 230
+    pixels[1100:1200, 996:1000] = 230
+    pixels[1130:1170, 360:640] = 200  # the hint's ink
+    hint = _text((360, 1130, 640, 1170), "Enter Password")
+    field = with_targets([hint], W, H, pixels=pixels)[0].target
+    assert field is not None
+    edges = zip(field.as_tuple(), (300, 1100, 1000, 1200), strict=True)
+    assert all(abs(a - b) <= 4 for a, b in edges)  # the outline's stroke is 4 px
+    open_page = np.full((H, W, 3), 30, np.uint8)
+    band = with_targets([hint], W, H, pixels=open_page)[0].target
+    assert band is not None and (band.x1, band.x2) == (0, W)  # no outline: the row's band

@@ -21,7 +21,8 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   bands): a switch or check box with its label beside it takes the label's row band
   (with itself), a picture with its name below takes both (a launcher's tile);
 - **a text on a filled shape** (a button or chip whose fill differs from the page): the
-  shape, grown from the text while its columns and rows keep the fill's colour;
+  shape, grown from the text while its columns and rows keep the fill's colour; a
+  text in an outline on a plain page (an outlined field or button): the outline;
 - **a text button** (a one-line label in capitals, "OK", "CANCEL", off the screen's
   middle or beside another one): ``TOUCH_DP`` tall, ``BUTTON_PAD_DP`` beyond the label
   each side, at least ``BUTTON_MIN_DP`` wide (a label alone in the middle is a
@@ -136,7 +137,8 @@ def with_targets(
         band = None
         if pixels is not None:
             if spans[k] not in found:
-                found[spans[k]] = _filled(pixels, spans[k], dp)
+                shape = _filled(pixels, spans[k], dp) or _outlined(pixels, spans[k], dp)
+                found[spans[k]] = shape
             band = found[spans[k]]
         if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
             band = _text_button(item[0], boxes, dp, width, height)
@@ -345,6 +347,49 @@ def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
     if right + 1 - left >= FILL_MAX_WIDTH * w:  # a full-width fill: a row, not a button
         return None
     return Box.of(x1 + left, y1 + top, x1 + right + 1, y1 + bottom + 1)
+
+
+def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
+    """The outline ``span`` (a text) sits in, where the page inside is plain (an
+    outlined field or button): the nearest line of ink each way from the text's middle
+    (across the screen, and within ``FILL_REACH_DP`` above and below), each side a
+    line over at least ``FILL_SHARE`` of the middle half of its length (a rounded
+    corner leaves the ends). None when a side has no such line."""
+    h, w = pixels.shape[:2]
+    reach = round(FILL_REACH_DP * dp)
+    y1, y2 = max(0, span.y1 - reach), min(h, span.y2 + reach)
+    window = pixels[y1:y2].astype(np.int16)
+    sx1, sy1, sx2, sy2 = span.x1, span.y1 - y1, span.x2, span.y2 - y1
+    if min(sx1, sy1) < 1 or sx2 >= w - 1 or sy2 >= window.shape[0] - 1:
+        return None
+    inside = np.median(  # the page colour just around the text
+        np.concatenate([window[sy1:sy2, sx1 - 1], window[sy1:sy2, sx2], window[sy1 - 1, sx1:sx2]]),
+        axis=0,
+    )
+    ink = np.abs(window - inside).sum(axis=2) > FILL_CONTRAST
+    cy, cx = (sy1 + sy2) // 2, (sx1 + sx2) // 2
+    left, right = _first(ink[cy, :sx1][::-1]), _first(ink[cy, sx2:])
+    top, bottom = _first(ink[:sy1, cx][::-1]), _first(ink[sy2:, cx])
+    if left is None or right is None or top is None or bottom is None:
+        return None
+    left, right, top, bottom = sx1 - 1 - left, sx2 + right, sy1 - 1 - top, sy2 + bottom
+    qx, qy = (right - left) // 4, (bottom - top) // 4
+    lines = (
+        ink[top, left + qx : right + 1 - qx].mean(),
+        ink[bottom, left + qx : right + 1 - qx].mean(),
+        ink[top + qy : bottom + 1 - qy, left].mean(),
+        ink[top + qy : bottom + 1 - qy, right].mean(),
+    )
+    if min(lines) < FILL_SHARE:
+        return None
+    return Box.of(left, y1 + top, right + 1, y1 + bottom + 1)
+
+
+def _first(line: np.ndarray) -> int | None:
+    """The index of the first true value of ``line``, None when there is none."""
+    if not len(line) or not line.any():
+        return None
+    return int(np.argmax(line))
 
 
 def _run(ok: np.ndarray, start: int, step: int) -> int:
