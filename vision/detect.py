@@ -247,12 +247,14 @@ class Detector:
     def dynamic(self) -> bool:
         return self.fixed_shape is None
 
-    def detect(self, image: ImageInput) -> list[Detection]:
-        """Widgets on ``image``, best first, after NMS and nested-box suppression."""
+    def detect(self, image: ImageInput, *, conf: float | None = None) -> list[Detection]:
+        """Widgets on ``image``, best first, after NMS and nested-box suppression;
+        ``conf``: the confidence floor of this call (``self.conf`` by default)."""
         pixels = load_image(image)
         h, w = pixels.shape[:2]
+        floor = self.conf if conf is None else conf
         spans = tiles(h, w, aspect=self.tile_aspect) if self.mode == "tile" else [(0, h)]
-        raw = [self._run_tile(pixels, top, bottom) for top, bottom in spans]
+        raw = [self._run_tile(pixels, top, bottom, floor) for top, bottom in spans]
         boxes = np.concatenate([r[0] for r in raw]) if raw else np.zeros((0, 4), np.float32)
         scores = np.concatenate([r[1] for r in raw]) if raw else np.zeros(0, np.float32)
         classes = np.concatenate([r[2] for r in raw]) if raw else np.zeros(0, np.int64)
@@ -270,12 +272,12 @@ class Detector:
         return rect_shape(h, w, self.imgsz, self.stride)
 
     def _run_tile(
-        self, pixels: npt.NDArray[np.uint8], top: int, bottom: int
+        self, pixels: npt.NDArray[np.uint8], top: int, bottom: int, conf: float
     ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
         crop = pixels[top:bottom]
         prepared = prepare(crop, self._shape_for(*crop.shape[:2]))
         output = self._infer(prepared.tensor)
-        boxes, scores, classes = decode(output, self.conf, len(self.names))
+        boxes, scores, classes = decode(output, conf, len(self.names))
         boxes[:, [0, 2]] = (boxes[:, [0, 2]] - prepared.pad_x) / prepared.scale
         boxes[:, [1, 3]] = (boxes[:, [1, 3]] - prepared.pad_y) / prepared.scale + top
         return boxes, scores, classes

@@ -37,9 +37,11 @@ from screenpilot.errors import ScreenpilotError, VisionError
 from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
+from screenpilot.vision import weak as weak_mod
 from screenpilot.vision.blobs import content_area, find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
+from screenpilot.vision.detect import Detector as OnnxDetector
 from screenpilot.vision.discs import add_discs, find_discs, glyph_crop
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
@@ -158,21 +160,29 @@ def as_element(item: Any) -> Element | None:
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
     """``detector.detect(image)`` as elements, plus the seek bars and check boxes only
     the pixels show (``vision.sliders``, ``vision.checkboxes``, ``vision.checkgrid``);
-    the detector's failures leave as ``VisionError``."""
+    the detector's failures leave as ``VisionError``. The ONNX detector is asked down
+    to ``vision.weak.WEAK_CONF``: its boxes under its own threshold come last, as they
+    are (``assemble`` keeps those nothing else covers)."""
+    strong = float(getattr(detector, "conf", 0.0))
+    found: Sequence[Any]
     try:
-        found = detector.detect(image)
+        if isinstance(detector, OnnxDetector) and strong > weak_mod.WEAK_CONF:
+            found = detector.detect(image, conf=weak_mod.WEAK_CONF)
+        else:
+            found = detector.detect(image)
     except ScreenpilotError:
         raise
     except Exception as exc:  # onnxruntime and friends: translated at this boundary
         raise VisionError(f"widget detector failed: {exc}") from exc
     h, w = image.shape[:2]
-    out = []
+    out: list[Element] = []
+    weak: list[Element] = []
     for item in found:
         e = as_element(item)
         if e is not None and e.kind is not ElementKind.TEXT:
             box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
-            out.append(dataclasses.replace(e, box=box))
-    return complete_grid(image, with_check_boxes(image, with_sliders(image, out)))
+            (out if e.confidence >= strong else weak).append(dataclasses.replace(e, box=box))
+    return complete_grid(image, with_check_boxes(image, with_sliders(image, out))) + weak
 
 
 def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
@@ -288,14 +298,22 @@ def assemble(
             )
             for line in split_wide_gaps(pixels, obs.lines)
         ]
+        sure = [e for e in obs.widgets if e.confidence >= weak_mod.STRONG_CONF]
         bar_regions = [
             blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
-            for e in obs.widgets
+            for e in sure
             if e.kind.value in ("status_bar", "navigation_bar")
         ]
-        widgets = [e for e in obs.widgets if e.kind.value not in ("status_bar", "navigation_bar")]
+        widgets = [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
+        doubtful = [  # under the detector's threshold: kept where nothing else was found
+            e
+            for e in obs.widgets
+            if e.confidence < weak_mod.STRONG_CONF
+            and e.kind.value not in ("status_bar", "navigation_bar")
+        ]
+        widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], w)
         if "detect" in stages:  # icons the detector missed, as blobs of ink
-            known = [e.box for e in (*texts, *obs.widgets)]
+            known = [e.box for e in (*texts, *widgets)] + [r.box for r in bar_regions]
             widgets += find_icons(pixels, known, [content_area(w, h)])
         widgets = add_discs(
             widgets,
