@@ -4,11 +4,12 @@ only where nothing else was found.
 The shipped detector was trained mostly on rendered screens; on real apps many icons
 get a confidence under its threshold (``Detector.conf``, 0.25) though the box is
 right. ``describe`` asks the detector down to ``WEAK_CONF`` and keeps a doubtful box
-only when it is a picture or a button at most ``MAX_SIDE`` of the screen's width on each side and no text
-line or confident widget covers more than ``MAX_COVERED`` of it: an icon nobody else
-reported, not a second opinion on a widget already there. On 160 real screens of the
-harvest's train apps this raised the tap targets hit from 0.836 to 0.864 (IoU >= 0.5
-matched 0.659 -> 0.682); a doubtful box keeps its low confidence in ``describe --json``.
+only when it is a picture or a button, at most ``MAX_SIDE`` of the screen's width on
+each side, and no text line or confident widget covers more than ``MAX_COVERED`` of
+it: an icon nobody else reported, not a second opinion on a widget already there.
+On 160 real screens of the harvest's train apps this raised the tap targets hit from
+0.836 to 0.860 (IoU >= 0.5 matched 0.659 -> 0.678); a doubtful box keeps its low
+confidence in ``describe --json``.
 """
 
 from __future__ import annotations
