@@ -1,7 +1,7 @@
 """Write a data.yaml whose train split is several datasets' train images, some repeated.
 
     .venv/bin/python tools/mix_data.py --out runs/data/mix_v3 \\
-        --train runs/data/real_v1/data.yaml:2 --train runs/data/synth_v3/data.yaml:1 \\
+        --train runs/data/real_v2/data.yaml:2 --train runs/data/synth_v3/data.yaml:1 \\
         --val runs/data/synth_v3/data.yaml
 
 ultralytics reads a split given as a text file of image paths (labels are found

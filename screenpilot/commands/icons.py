@@ -150,7 +150,7 @@ def train_icons_cmd(
 @train_app.command("icons-real")
 def train_icons_real_cmd(
     data: Path = typer.Option(
-        Path("runs/data/real_v1"),
+        Path("runs/data/real_v2"),
         "--data",
         help="A `dataset harvest` output (manifest.jsonl, harvest_report.json).",
     ),
@@ -320,7 +320,7 @@ def eval_icons_cmd(
     ),
     seed: int = typer.Option(202, "--seed", help="Render seed of the held-out crops."),
     real: str = typer.Option(
-        "runs/data/real_v1",
+        "runs/data/real_v2",
         "--real",
         help="A `dataset harvest` output: also score the icon crops of "
         "its held-out apps (val_apps); '' = skip (skipped with a note "
