@@ -47,6 +47,7 @@ import numpy as np
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
+from screenpilot.vision.group import same_row
 from screenpilot.vision.image import RGB
 
 #: The platform's minimum touch target (Android: 48 dp).
@@ -167,13 +168,9 @@ def _text_button_label(i: int, elements: Sequence[Element], width: int) -> bool:
     if abs(e.box.center[0] - width / 2) > CENTRED * width:
         return True
     return any(
-        j != i and o.kind is ElementKind.TEXT and _caps_label(o.text) and _same_row(o.box, e.box)
+        j != i and o.kind is ElementKind.TEXT and _caps_label(o.text) and same_row(o.box, e.box)
         for j, o in enumerate(elements)
     )
-
-
-def _same_row(a: Box, b: Box) -> bool:
-    return min(a.y2, b.y2) - max(a.y1, b.y1) >= 0.5 * min(a.height, b.height)
 
 
 def _text_button(i: int, boxes: Sequence[Box], dp: float, width: int, height: int) -> Box:
