@@ -160,13 +160,14 @@ def as_element(item: Any) -> Element | None:
 def run_detector(detector: Detector, image: RGB) -> list[Element]:
     """``detector.detect(image)`` as elements, plus the seek bars and check boxes only
     the pixels show (``vision.sliders``, ``vision.checkboxes``, ``vision.checkgrid``);
-    the detector's failures leave as ``VisionError``. The ONNX detector is asked down
-    to ``vision.weak.WEAK_CONF``: its boxes under its own threshold come last, as they
-    are (``assemble`` keeps those nothing else covers)."""
-    strong = float(getattr(detector, "conf", 0.0))
+    the detector's failures leave as ``VisionError``. An ONNX detector at the threshold
+    ``assemble`` knows (``vision.weak.STRONG_CONF``) is asked down to ``WEAK_CONF``: its
+    boxes under that threshold come last, as they are (``assemble`` keeps those nothing
+    else covers); a detector at any other threshold is asked at its own."""
+    strong = weak_mod.STRONG_CONF
     found: Sequence[Any]
     try:
-        if isinstance(detector, OnnxDetector) and strong > weak_mod.WEAK_CONF:
+        if isinstance(detector, OnnxDetector) and detector.conf == strong:
             found = detector.detect(image, conf=weak_mod.WEAK_CONF)
         else:
             found = detector.detect(image)
