@@ -45,6 +45,49 @@ def test_widget_takes_several_aligned_texts() -> None:
     assert out[0].text == "Sign in with Google" and free == []
 
 
+def test_labels_side_by_side_in_one_widget_stay_texts() -> None:
+    """A toolbar read as one button: its title and actions are separate labels."""
+    widgets = [el(K.BUTTON, (0, 80, 1080, 230))]
+    texts = [
+        el(K.TEXT, (40, 130, 500, 180), "Script editor"),
+        el(K.TEXT, (800, 130, 900, 180), "SAVE"),
+        el(K.TEXT, (950, 130, 1060, 180), "LOAD"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].text == ""
+    assert sorted(t.text for t in free) == ["LOAD", "SAVE", "Script editor"]
+
+
+def test_a_row_of_labels_over_a_line_is_not_a_seek_bars_caption() -> None:
+    widgets = [el(K.SEEK_BAR, (0, 200, 1080, 230))]
+    texts = [
+        el(K.TEXT, (60, 190, 300, 225), "TODAY"),
+        el(K.TEXT, (420, 190, 660, 225), "STATISTICS"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].caption == "" and len(free) == 2
+
+
+def test_a_seek_bars_name_and_value_either_side_stay_its_caption() -> None:
+    widgets = [el(K.SEEK_BAR, (300, 400, 800, 440))]
+    texts = [
+        el(K.TEXT, (40, 400, 250, 440), "Volume"),
+        el(K.TEXT, (850, 400, 950, 440), "50%"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].caption == "Volume 50%" and free == []
+
+
+def test_a_switchs_label_and_state_stay_its_caption() -> None:
+    widgets = [el(K.SWITCH, (900, 300, 1020, 360))]
+    texts = [
+        el(K.TEXT, (40, 305, 300, 350), "Wi-Fi"),
+        el(K.TEXT, (500, 305, 800, 350), "Connected"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].caption == "Wi-Fi Connected" and free == []
+
+
 def test_home_screen_icon_keeps_only_the_widget() -> None:
     widgets = [el(K.IMAGE, (100, 500, 250, 650)), el(K.IMAGE, (400, 500, 550, 650))]
     texts = [

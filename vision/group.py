@@ -42,6 +42,9 @@ LABELLED = frozenset(
         ElementKind.RATING_BAR,
     }
 )
+#: Texts inside one widget, side by side with a gap over this many line heights, are
+#: separate labels (a toolbar or a bar of buttons read as one widget): they stay texts.
+APART = 2.0
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
 #: Wide widgets whose label may stand above them.
@@ -143,8 +146,41 @@ def match_texts(
             free.append(t)
         else:
             taken.setdefault(hit[0], []).append((hit[1], t))
+    for i, got in list(taken.items()):
+        taken[i] = _keep_one_label(widgets[i], got, free)
     out = [_absorb(w, taken.get(i, [])) for i, w in enumerate(widgets)]
     return out, free
+
+
+def _keep_one_label(
+    widget: Element, texts: list[tuple[str, Element]], free: list[Element]
+) -> list[tuple[str, Element]]:
+    """``texts`` (relation, text) that ``widget`` keeps: labels side by side inside it,
+    or beside a widget other than a switch or check box on one side of it, are a row of
+    separate labels (a toolbar's title and actions, a tab row over a line read as a
+    seek bar) and go back to ``free``; a seek bar's name and value either side stay."""
+    inner = [t for rel, t in texts if rel == "text"]
+    if len(inner) >= 2 and _apart(inner):
+        free += inner
+        texts = [(rel, t) for rel, t in texts if rel != "text"]
+    caps = [t for rel, t in texts if rel == "caption"]
+    w = widget.box
+    flank = any(t.box.x2 <= w.x1 for t in caps) and any(t.box.x1 >= w.x2 for t in caps)
+    if len(caps) >= 2 and widget.kind not in TOGGLE_KINDS and not flank and _apart(caps):
+        free += caps
+        texts = [(rel, t) for rel, t in texts if rel != "caption"]
+    return texts
+
+
+def _apart(texts: Sequence[Element]) -> bool:
+    """Whether two of ``texts`` stand side by side on a row, further apart than
+    ``APART`` times their height (separate labels: a toolbar's title and actions)."""
+    return any(
+        same_row(a.box, b.box)
+        and max(a.box.x1, b.box.x1) - min(a.box.x2, b.box.x2)
+        > APART * min(a.box.height, b.box.height)
+        for a, b in itertools.combinations(texts, 2)
+    )
 
 
 _GLYPH = re.compile(r"^[\u2e80-\u9fff\uf900-\ufaff]\s+(?=[A-Za-z]{2})")
