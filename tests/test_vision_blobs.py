@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenpilot.model import ElementKind
+from screenpilot.model import Box, Element, ElementKind
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.blobs import find_icons
 from screenpilot.vision.group import strip_glyph
+from screenpilot.vision.ocr import TextLine
+from screenpilot.vision.pipeline import Observations, assemble
 
 
 def _thread() -> tuple[np.ndarray, VirtualPhone]:
@@ -43,3 +45,32 @@ def test_icon_glyph_read_as_cjk_is_dropped_from_a_latin_label() -> None:
     assert strip_glyph("日历 Calendar") == "日历 Calendar"  # two characters: a word
     assert strip_glyph("发短信 给 Bob") == "发短信 给 Bob"
     assert strip_glyph("Start chat") == "Start chat"
+
+
+def _field_screen(kind: ElementKind) -> tuple[np.ndarray, Element, Element]:
+    """A search bar (``kind``) holding a back arrow at its left and a hint."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 2400), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((40, 200, 1040, 340), 70, fill=(236, 236, 236))
+    d.line((90, 270, 160, 270), fill=(30, 30, 30), width=8)  # the arrow: a shaft ...
+    d.line((90, 270, 125, 235), fill=(30, 30, 30), width=8)  # ... and its head
+    d.line((90, 270, 125, 305), fill=(30, 30, 30), width=8)
+    d.rectangle((220, 250, 600, 290), fill=(120, 120, 120))  # ink where the hint is
+    widget = Element(0, kind, Box(40, 200, 1040, 340), confidence=0.9)
+    hint = Element(0, ElementKind.TEXT, Box(220, 250, 600, 290), text="Search")
+    return np.asarray(im), widget, hint
+
+
+def test_an_icon_inside_a_field_is_found_and_none_inside_a_button() -> None:
+    for kind, expect in ((ElementKind.EDIT_TEXT, 1), (ElementKind.BUTTON, 0)):
+        pixels, widget, hint = _field_screen(kind)
+        line = TextLine(hint.text, hint.box, 0.99)
+        screen = assemble(
+            pixels, Observations((line,), (widget,)), ("detect",), icons=None, reports={}
+        )
+        icons = [e for e in screen.elements if e.kind is ElementKind.ICON]
+        assert len(icons) == expect, kind
+        for icon in icons:  # the arrow, at the field's left
+            assert 80 <= icon.box.center[0] <= 170 and 235 <= icon.box.center[1] <= 305

@@ -314,7 +314,9 @@ def assemble(
         ]
         widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], w)
         if "detect" in stages:  # icons the detector missed, as blobs of ink
-            known = [e.box for e in (*texts, *widgets)] + [r.box for r in bar_regions]
+            # (inside a field too: a search bar's back arrow, a clear or voice button)
+            known = [e.box for e in texts] + [r.box for r in bar_regions]
+            known += [e.box for e in widgets if e.kind is not ElementKind.EDIT_TEXT]
             widgets += find_icons(pixels, known, [content_area(w, h)])
         widgets = add_discs(
             widgets,
