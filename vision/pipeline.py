@@ -128,6 +128,10 @@ class Observations:
 
 # --------------------------------------------------------------------------- stages
 
+#: Widgets inside which the blob finder looks for icons (a field's leading and
+#: trailing icons, a drop-down's check or arrow); not buttons (their glyph is theirs).
+INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
+
 
 def _timed(fn: Callable[[], T]) -> tuple[T, float]:
     start = time.perf_counter()
@@ -316,7 +320,7 @@ def assemble(
         if "detect" in stages:  # icons the detector missed, as blobs of ink
             # (inside a field too: a search bar's back arrow, a clear or voice button)
             known = [e.box for e in texts] + [r.box for r in bar_regions]
-            known += [e.box for e in widgets if e.kind is not ElementKind.EDIT_TEXT]
+            known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
             widgets += find_icons(pixels, known, [content_area(w, h)])
         widgets = add_discs(
             widgets,
