@@ -74,3 +74,16 @@ def test_an_icon_inside_a_field_is_found_and_none_inside_a_button() -> None:
         assert len(icons) == expect, kind
         for icon in icons:  # the arrow, at the field's left
             assert 80 <= icon.box.center[0] <= 170 and 235 <= icon.box.center[1] <= 305
+
+
+def test_a_chevron_is_an_icon_and_a_short_word_is_not() -> None:
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 2400), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.line((500, 600, 535, 625), fill=(60, 60, 60), width=6)  # ﹀, one stroke
+    d.line((535, 625, 570, 600), fill=(60, 60, 60), width=6)
+    for k in range(4):  # four letters of a word OCR did not read
+        d.rectangle((500 + 18 * k, 1200, 512 + 18 * k, 1230), fill=(60, 60, 60))
+    found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
+    assert [f.box.center[1] < 700 for f in found] == [True]

@@ -30,6 +30,8 @@ CONTRAST = 60
 MORE_OPTIONS = "more_options"
 #: An icon's side as a share of the screen's width.
 MIN_SIDE, MAX_SIDE = 0.03, 0.11
+#: A blob of one stroke may be this many times wider than tall (a chevron, ﹀).
+MAX_WIDE = 2.5
 
 
 def off_background(
@@ -72,7 +74,7 @@ def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) 
     for i in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         dots = _dots(raw[y : y + bh, x : x + bw], bw, bh, lo, hi)
-        if not dots and not (lo <= bw <= hi and lo <= bh <= hi and 0.6 <= bw / bh <= 1.6):
+        if not dots and not _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
             continue
         if area < 0.2 * bw * bh:
             continue
@@ -96,6 +98,21 @@ def find_icons(pixels: np.ndarray, known: Sequence[Box], fields: Sequence[Box]) 
             )
         )
     return found
+
+
+def _icon_shaped(raw: np.ndarray, bw: int, bh: int, lo: float, hi: float) -> bool:
+    """Whether a blob (``raw``: its undilated mask) has an icon's size and shape:
+    roughly square, or up to ``MAX_WIDE`` times wider than tall (or taller than wide)
+    when it is one stroke (a chevron, ﹀), not a word of several letters."""
+    if not (lo <= max(bw, bh) <= hi and min(bw, bh) >= 0.5 * lo):
+        return False
+    if 0.6 <= bw / bh <= 1.6:
+        return min(bw, bh) >= lo
+    if not 1 / MAX_WIDE <= bw / bh <= MAX_WIDE:
+        return False
+    import cv2
+
+    return int(cv2.connectedComponents(np.ascontiguousarray(raw), connectivity=8)[0]) - 1 <= 1
 
 
 def _dots(mask: np.ndarray, bw: int, bh: int, lo: float, hi: float) -> bool:
