@@ -147,12 +147,12 @@ def match_texts(
         else:
             taken.setdefault(hit[0], []).append((hit[1], t))
     for i, got in list(taken.items()):
-        taken[i] = _keep_one_label(widgets[i], got, free)
+        taken[i] = _free_label_rows(widgets[i], got, free)
     out = [_absorb(w, taken.get(i, [])) for i, w in enumerate(widgets)]
     return out, free
 
 
-def _keep_one_label(
+def _free_label_rows(
     widget: Element, texts: list[tuple[str, Element]], free: list[Element]
 ) -> list[tuple[str, Element]]:
     """``texts`` (relation, text) that ``widget`` keeps: labels side by side inside it,
