@@ -106,7 +106,9 @@ def _draw_targets(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None:
 
 def _draw_elements(draw: ImageDraw.ImageDraw, screen: Screen, unit: int) -> None:
     font = _font(10 * unit)
-    for e in screen.elements:
+    # largest first: a shape drawn on the layer replaces what is under it, so a
+    # picture drawn after the badge inside it would erase the badge's outline
+    for e in sorted(screen.elements, key=lambda e: -e.box.area):
         colour = KIND_COLOURS.get(e.kind, (0, 0, 0))
         box = (e.box.x1, e.box.y1, e.box.x2 - 1, e.box.y2 - 1)
         draw.rectangle(box, outline=(*colour, 255), fill=(*colour, 40), width=unit + 1)

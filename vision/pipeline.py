@@ -47,6 +47,7 @@ from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
+from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -322,6 +323,10 @@ def assemble(
             known = [e.box for e in texts] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
             widgets += find_icons(pixels, known, [content_area(w, h)])
+            # glyphs drawn over every picture of a grid (a photo picker's badges)
+            pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
+            overlays = find_overlays(pixels, pictures, texts)
+            texts, widgets = drop_misreads(texts, overlays), widgets + overlays
         widgets = add_discs(
             widgets,
             find_discs(
