@@ -8,7 +8,7 @@ import pytest
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision import group
-from screenpilot.vision.sliders import find_sliders
+from screenpilot.vision.sliders import find_sliders, icon_row, with_sliders
 
 
 def _render(app: str, page: str, **kw: object) -> tuple[np.ndarray, VirtualPhone]:
@@ -59,3 +59,45 @@ def test_a_title_above_names_the_seek_bar() -> None:
     widgets, free = group.match_texts([bar], [title, below], max_dist=38)
     assert widgets[0].caption == "Brightness level"
     assert [t.text for t in free] == ["Adaptive brightness"]
+
+
+def _toolbar(with_line: bool) -> np.ndarray:
+    """A dark toolbar of six white icon glyphs (a toolbar of icon buttons) above a
+    light divider and a knob-sized glyph, the look a slider finder can take for a
+    track and its knob."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 600), (40, 40, 40))
+    d = ImageDraw.Draw(im)
+    for k in range(6):
+        x = 40 + 170 * k
+        d.rectangle((x, 120, x + 80, 200), fill=(245, 245, 245))  # a folder's body
+        d.rectangle((x + 20, 140, x + 60, 180), fill=(40, 40, 40))  # its hole
+    if with_line:
+        d.rectangle((0, 230, 1080, 234), fill=(200, 200, 200))
+    return np.asarray(im)
+
+
+def test_a_row_of_icons_is_not_a_seek_bar() -> None:
+    pixels = _toolbar(with_line=False)
+    assert icon_row(pixels, Box.of(20, 110, 1060, 210))
+    detected = Element(1, ElementKind.SEEK_BAR, Box.of(20, 110, 1060, 210), confidence=0.8)
+    assert with_sliders(pixels, [detected]) == []  # no track, a row of icons: dropped
+
+
+def test_a_seek_bar_with_its_times_is_kept() -> None:
+    pixels, phone = _render("settings", "sound")
+    bar = _truth_bars(phone)[0]
+    assert not icon_row(pixels, bar)
+    detected = Element(1, ElementKind.SEEK_BAR, bar, confidence=0.8)
+    assert len([e for e in with_sliders(pixels, [detected]) if e.kind is ElementKind.SEEK_BAR]) == 4
+    # a media bar: a track, a knob, and a time at each end
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 300), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.text((20, 110), "0:35", fill=(0, 0, 0), font_size=48)
+    d.rectangle((160, 130, 860, 138), fill=(90, 90, 90))
+    d.ellipse((480, 112, 516, 156), fill=(30, 30, 200))
+    d.text((900, 110), "1:34", fill=(0, 0, 0), font_size=48)
+    assert not icon_row(np.asarray(im), Box.of(10, 100, 1070, 170))

@@ -26,6 +26,11 @@ MIN_TRACK = 0.35
 MIN_FILL = 0.9
 #: A detected seek bar below this confidence needs a track in the pixels to stay.
 DOUBTFUL = 0.5
+#: A detected seek bar with no track that holds this many glyphs side by side, each
+#: at least this share of its height, is a row of icons.
+MIN_ICONS, ICON_HEIGHT = 3, 0.5
+#: A glyph's pieces are joined across this share of the box's height.
+JOIN = 0.1
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -123,14 +128,70 @@ def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element
             ),
             None,
         )
-        if track is None and e.kind is ElementKind.SEEK_BAR and e.confidence < DOUBTFUL:
-            continue  # no track and knob in the pixels: a field's border, not a slider
+        if track is None and e.kind is ElementKind.SEEK_BAR:
+            if e.confidence < DOUBTFUL:
+                continue  # no track and knob in the pixels: a field's border, not a slider
+            if icon_row(pixels, e.box):
+                continue  # a toolbar of icons read as one slider: the icons are found later
         out.append(
             dataclasses.replace(e, box=Box.of(track.x1, e.box.y1, track.x2, e.box.y2))
             if track is not None
             else e
         )
     return out + [f for f in found if not _covered(f.box, widgets)]
+
+
+def icon_row(pixels: np.ndarray, box: Box) -> bool:
+    """Whether ``box`` holds :data:`MIN_ICONS` or more glyphs side by side (a
+    toolbar of icon buttons), where a seek bar holds a track, a knob and at most a
+    time or two. A glyph is a blob of the box's ink (the grey levels split in two,
+    the box's side margins being background) at least :data:`ICON_HEIGHT` of the
+    box's height, about as wide as tall; a row is glyphs of one height and width,
+    set apart (a time's digits touch) at an even pitch."""
+    import cv2
+
+    crop = pixels[int(box.y1) : int(box.y2), int(box.x1) : int(box.x2)]
+    if crop.shape[0] < 8 or crop.shape[1] < 8:
+        return False
+    grey = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2GRAY)
+    _, split = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    margin = max(1, crop.shape[1] // 100)
+    edges = np.concatenate((split[:, :margin].ravel(), split[:, -margin:].ravel()))
+    ink = split if edges.mean() < 0.5 else 1 - split
+    bh = crop.shape[0]
+    grow = max(1, round(JOIN * bh))  # a glyph's pieces (⏻'s ring and bar) are one
+    ink = cv2.dilate(ink.astype(np.uint8), np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    glyphs = sorted(
+        (int(x), int(x + w), int(h))
+        for x, _, w, h, _ in stats[1:]
+        if h >= ICON_HEIGHT * bh and 0.5 * h <= w <= 2 * h
+    )
+    run: list[tuple[int, int, int]] = []
+    for g in glyphs:
+        if run and not _next_in_row(run, g):
+            run = run[-1:] if _next_in_row(run[-1:], g) else []
+        run.append(g)
+        if len(run) >= MIN_ICONS:
+            return True
+    return False
+
+
+def _next_in_row(run: list[tuple[int, int, int]], g: tuple[int, int, int]) -> bool:
+    """Whether glyph ``g`` (x1, x2, height) continues ``run``, a row of icons: set
+    apart from the last, of its height and width, at the row's pitch (or a multiple
+    of it, where a glyph in between broke into pieces)."""
+    x1, x2, h = g
+    a1, a2, ah = run[-1]
+    if x1 - a2 < 0.3 * min(h, ah) or max(h, ah) > 1.3 * min(h, ah):
+        return False
+    if max(x2 - x1, a2 - a1) > 1.6 * min(x2 - x1, a2 - a1):
+        return False
+    if len(run) < 2:
+        return True
+    pitch, last = (x1 + x2 - a1 - a2) / 2, (a1 + a2 - run[-2][0] - run[-2][1]) / 2
+    ratio = max(pitch, last) / max(1.0, min(pitch, last))  # a glyph not seen: 2 pitches
+    return ratio <= 3.3 and abs(ratio - round(ratio)) <= 0.15 * round(ratio)
 
 
 def _covered(box: Box, known: Sequence[Element]) -> bool:
@@ -163,7 +224,7 @@ def _all_sliders(pixels: np.ndarray) -> list[Element]:
             max(band[3], knob[2]) * step,
             y_bottom * step,
         )
-        if any(_overlap_y(f.box, box) > 0.5 for f in found):
+        if any(_overlap_y(f.box, box) > 0.5 for f in found) or icon_row(pixels, box):
             continue
         found.append(Element(0, ElementKind.SEEK_BAR, box, clickable=True, confidence=0.5))
     return found
