@@ -189,3 +189,110 @@ def add_discs(widgets: Sequence[Element], discs: Sequence[Box]) -> list[Element]
             if not out[i].text and out[i].kind in SNAPPED:
                 out[i] = dataclasses.replace(out[i], box=disc, clickable=True)
     return out
+
+
+#: Round buttons are looked for by their outline on the screen scaled to this width.
+CIRCLES_WIDTH = 360
+#: Hough transform settings: the edge threshold, and the votes a circle needs.
+EDGES, VOTES = 120, 25
+#: A round button's radius as a share of the screen's width (20-66 dp on 411 dp).
+MIN_RADIUS, MAX_RADIUS = 0.025, 0.08
+
+
+def find_round_buttons(pixels: np.ndarray, texts: Sequence[Box]) -> list[Box]:
+    """Boxes of round buttons on ``pixels`` (H x W x 3 RGB) found by their outline,
+    on any surround (a map, a photo, a gradient) where :func:`find_discs` needs a
+    plain one: a circle (Hough transform) whose inside is one even colour, unlike the
+    ring around it, holding a small glyph in its middle that stays clear of its rim.
+    Circles that a box of ``texts`` touches, or in the status bar, are left out."""
+    import cv2
+
+    height, width = pixels.shape[:2]
+    step = width / CIRCLES_WIDTH  # averaged down: a stride's jagged rims get no votes
+    size = (CIRCLES_WIDTH, max(1, round(height / step)))
+    img = cv2.resize(np.ascontiguousarray(pixels), size, interpolation=cv2.INTER_AREA)
+    grey = cv2.medianBlur(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 3)
+    w = grey.shape[1]
+    found = cv2.HoughCircles(
+        grey,
+        cv2.HOUGH_GRADIENT,
+        dp=1,
+        minDist=2 * MIN_RADIUS * w,
+        param1=EDGES,
+        param2=VOTES,
+        minRadius=max(3, int(MIN_RADIUS * w)),
+        maxRadius=int(MAX_RADIUS * w),
+    )
+    if found is None:
+        return []
+    colours = img.astype(np.int16)
+    out: list[Box] = []
+    for x, y, r in found[0]:
+        xyxy = _round_button(colours, float(x), float(y), float(r))
+        if xyxy is None:
+            continue
+        box = Box.of(*(v * step for v in xyxy))
+        if box.y1 < STATUS_BAR * height or any(t.intersection(box) > 0.1 * box.area for t in texts):
+            continue
+        out.append(box)
+    return out
+
+
+def _round_button(
+    img: np.ndarray, x: float, y: float, r: float
+) -> tuple[int, int, int, int] | None:
+    """The box (x1, y1, x2, y2 on ``img``) of the circle at ``x, y`` of radius ``r``
+    when it is a round button, else None."""
+    pad = max(2, round(0.3 * r))
+    x1, y1, x2, y2 = int(x - r), int(y - r), int(x + r) + 1, int(y + r) + 1
+    h, w = img.shape[:2]
+    if x1 - pad < 0 or y1 - pad < 0 or x2 + pad > w or y2 + pad > h:
+        return None
+    outer = img[y1 - pad : y2 + pad, x1 - pad : x2 + pad]
+    yy, xx = np.mgrid[y1 - pad : y2 + pad, x1 - pad : x2 + pad]
+    d = np.hypot(xx - x, yy - y)
+    inside = d <= 0.92 * r
+    fill = _fill_colour(outer[inside][None])
+    ring = outer[(d >= 1.08 * r) & (d <= 1.25 * r)]
+    if (np.abs(ring - fill).sum(axis=1) <= EVEN).mean() > 0.4:  # the fill runs on: no rim
+        return None
+    if float(np.abs(fill - np.median(ring, axis=0)).sum()) < OFF_BACKGROUND:
+        return None
+    even = np.abs(outer[inside] - fill).sum(axis=1) <= EVEN
+    if not 0.6 <= float(even.mean()) <= MAX_FILL:
+        return None
+    glyph = (np.abs(outer - fill).sum(axis=2) >= GLYPH_CONTRAST) & inside
+    if not MIN_GLYPH <= float(glyph.sum() / inside.sum()) <= MAX_GLYPH:
+        return None
+    if (glyph & (d > 0.72 * r)).sum() > 0.02 * glyph.sum():  # touches the rim: not a glyph
+        return None
+    return x1, y1, x2, y2
+
+
+def add_round_buttons(widgets: Sequence[Element], buttons: Sequence[Box]) -> list[Element]:
+    """``widgets`` with each round button that no widget already is (or holds: a
+    detected glyph inside it) as a new clickable ``icon``; a picture much larger than
+    the button (the map or photo it stands on) does not count. The icon's box is the
+    button's middle, where its glyph is (:data:`INSET` of each side off, the crop the
+    icon model reads), and its target the whole button."""
+    out = list(widgets)
+    for button in buttons:
+        if any(
+            e.box.intersection(button) > 0.3 * min(e.box.area, button.area)
+            and e.box.area <= 4 * button.area
+            for e in out
+        ):
+            continue
+        dx, dy = round(button.width * INSET), round(button.height * INSET)
+        middle = Box.of(button.x1 + dx, button.y1 + dy, button.x2 - dx, button.y2 - dy)
+        out.append(
+            Element(
+                0,
+                ElementKind.ICON,
+                middle,
+                clickable=True,
+                confidence=CONFIDENCE,
+                target=button,
+            )
+        )
+    return out

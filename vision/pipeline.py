@@ -42,7 +42,13 @@ from screenpilot.vision.blobs import content_area, find_icons
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.detect import Detector as OnnxDetector
-from screenpilot.vision.discs import add_discs, find_discs, glyph_crop
+from screenpilot.vision.discs import (
+    add_discs,
+    add_round_buttons,
+    find_discs,
+    find_round_buttons,
+    glyph_crop,
+)
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
@@ -327,14 +333,15 @@ def assemble(
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
             overlays = find_overlays(pixels, pictures, texts)
             texts, widgets = drop_misreads(texts, overlays), widgets + overlays
-        widgets = add_discs(
-            widgets,
-            find_discs(
-                pixels,
-                [e.box for e in texts],
-                [e.box for e in widgets if e.kind is ElementKind.IMAGE],
-            ),
+        discs = find_discs(
+            pixels,
+            [e.box for e in texts],
+            [e.box for e in widgets if e.kind is ElementKind.IMAGE],
         )
+        widgets = add_discs(widgets, discs)
+        if "detect" in stages:  # round buttons by their outline: on a map or photo too
+            round_buttons = find_round_buttons(pixels, [e.box for e in texts])
+            widgets = add_round_buttons(widgets, [c for c in round_buttons if c not in discs])
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
         fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
