@@ -101,3 +101,17 @@ def test_a_seek_bar_with_its_times_is_kept() -> None:
     d.ellipse((480, 112, 516, 156), fill=(30, 30, 200))
     d.text((900, 110), "1:34", fill=(0, 0, 0), font_size=48)
     assert not icon_row(np.asarray(im), Box.of(10, 100, 1070, 170))
+
+
+def test_a_track_and_knob_on_a_map_are_the_map() -> None:
+    pixels, phone = _render("settings", "sound")
+    bars = _truth_bars(phone)
+    assert len([e for e in with_sliders(pixels, []) if e.kind is ElementKind.SEEK_BAR]) == 4
+    # the same pixels under a detected picture many times a track's height: a map
+    picture = Element(1, ElementKind.IMAGE, Box.of(0, bars[0].y1 - 400, 1080, bars[-1].y2 + 400))
+    kept = [e for e in with_sliders(pixels, [picture]) if e.kind is ElementKind.SEEK_BAR]
+    assert kept == []
+    # a detected seek bar there is still snapped to its track and kept
+    detected = Element(2, ElementKind.SEEK_BAR, bars[0], confidence=0.8)
+    out = with_sliders(pixels, [picture, detected])
+    assert [e.kind for e in out if e.kind is ElementKind.SEEK_BAR] == [ElementKind.SEEK_BAR]

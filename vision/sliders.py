@@ -31,6 +31,8 @@ DOUBTFUL = 0.5
 MIN_ICONS, ICON_HEIGHT = 3, 0.5
 #: A glyph's pieces are joined across this share of the box's height.
 JOIN = 0.1
+#: A track found on a picture this many times its height is the picture's.
+PICTURE_HEIGHT = 4
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -113,8 +115,9 @@ def find_sliders(pixels: np.ndarray, known: Sequence[Element] = ()) -> list[Elem
 def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element]:
     """``widgets`` with each detected seek bar's ends snapped to the track the pixels
     show (a detector's box is a few pixels off, and a tap at "100 %" must land on the
-    track), plus the seek bars only the pixels show. A seek bar the detector is unsure
-    of (below ``DOUBTFUL``) and the pixels show no track for is dropped."""
+    track), plus the seek bars only the pixels show, unless on a much taller picture
+    (a map). A seek bar the detector is unsure of (below ``DOUBTFUL``) and the pixels
+    show no track for is dropped, and so is one that is a row of icons."""
     found = _all_sliders(pixels)
     out = []
     for e in widgets:
@@ -138,7 +141,18 @@ def with_sliders(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element
             if track is not None
             else e
         )
-    return out + [f for f in found if not _covered(f.box, widgets)]
+    return out + [f for f in found if not _covered(f.box, widgets) and not _on_picture(f.box, out)]
+
+
+def _on_picture(box: Box, widgets: Sequence[Element]) -> bool:
+    """Whether ``box`` lies on a detected picture many times its height (a map's
+    coast or a photo's horizon, which the pixels can take for a track and a knob)."""
+    return any(
+        e.kind is ElementKind.IMAGE
+        and e.box.intersection(box) >= 0.8 * box.area
+        and e.box.height >= PICTURE_HEIGHT * box.height
+        for e in widgets
+    )
 
 
 def icon_row(pixels: np.ndarray, box: Box) -> bool:
