@@ -355,7 +355,7 @@ def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
     h, w = pixels.shape[:2]
     reach = round(FILL_REACH_DP * dp)
     y1, y2 = max(0, span.y1 - reach), min(h, span.y2 + reach)
-    window = pixels[y1:y2].astype(np.int16)
+    window = pixels[y1:y2]  # only the lines below are compared: a few px, not the window
     sx1, sy1, sx2, sy2 = span.x1, span.y1 - y1, span.x2, span.y2 - y1
     if min(sx1, sy1) < 1 or sx2 >= w - 1 or sy2 >= window.shape[0] - 1:
         return None
@@ -363,19 +363,23 @@ def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
         np.concatenate([window[sy1:sy2, sx1 - 1], window[sy1:sy2, sx2], window[sy1 - 1, sx1:sx2]]),
         axis=0,
     )
-    ink = np.abs(window - inside).sum(axis=2) > FILL_CONTRAST
+
+    def ink(line: np.ndarray) -> np.ndarray:
+        return np.asarray(np.abs(line.astype(np.int16) - inside).sum(axis=-1) > FILL_CONTRAST)
+
     cy, cx = (sy1 + sy2) // 2, (sx1 + sx2) // 2
-    left, right = _first(ink[cy, :sx1][::-1]), _first(ink[cy, sx2:])
-    top, bottom = _first(ink[:sy1, cx][::-1]), _first(ink[sy2:, cx])
+    row, col = ink(window[cy]), ink(window[:, cx])
+    left, right = _first(row[:sx1][::-1]), _first(row[sx2:])
+    top, bottom = _first(col[:sy1][::-1]), _first(col[sy2:])
     if left is None or right is None or top is None or bottom is None:
         return None
     left, right, top, bottom = sx1 - 1 - left, sx2 + right, sy1 - 1 - top, sy2 + bottom
     qx, qy = (right - left) // 4, (bottom - top) // 4
     lines = (
-        ink[top, left + qx : right + 1 - qx].mean(),
-        ink[bottom, left + qx : right + 1 - qx].mean(),
-        ink[top + qy : bottom + 1 - qy, left].mean(),
-        ink[top + qy : bottom + 1 - qy, right].mean(),
+        ink(window[top, left + qx : right + 1 - qx]).mean(),
+        ink(window[bottom, left + qx : right + 1 - qx]).mean(),
+        ink(window[top + qy : bottom + 1 - qy, left]).mean(),
+        ink(window[top + qy : bottom + 1 - qy, right]).mean(),
     )
     if min(lines) < FILL_SHARE:
         return None
