@@ -59,6 +59,10 @@ NO_CAPTION = frozenset(
 )
 #: Widgets named by a text centred below them (app icons on a home screen).
 PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
+#: A picture's name is centred under it within this share of its width (plus 4 px) ...
+NAME_CENTRED = 0.1
+#: ... or starts where the picture starts, within this share of its width (plus 4 px).
+NAME_LEFT = 0.05
 
 
 def gap(a: Box, b: Box) -> float:
@@ -79,10 +83,18 @@ def _inside(text: Box, widget: Box) -> bool:
 
 
 def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
+    """A picture's name: just below it, centred on it or starting where it starts (a
+    tile's caption). A text below a picture but neither is the next row's, not its name
+    (a drawer's first item under the drawer's header picture)."""
     cx_t, cx_w = text.center[0], widget.center[0]
+    aligned = (
+        abs(cx_t - cx_w) <= NAME_CENTRED * widget.width + 4
+        or abs(text.x1 - widget.x1) <= NAME_LEFT * widget.width + 4
+    )
     return (
         0 <= text.y1 - widget.y2 <= max_dist
         and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
+        and aligned
         and text.width <= 2.5 * widget.width
     )
 
