@@ -45,23 +45,26 @@ def test_widget_takes_several_aligned_texts() -> None:
     assert out[0].text == "Sign in with Google" and free == []
 
 
-
 def test_a_pictures_name_is_centred_under_it_or_aligned_with_it() -> None:
     """A tile's caption names its picture; a drawer's first item under the drawer's
-    header picture (neither centred on it nor starting where it starts) stays a text."""
+    header picture (neither centred on it nor starting where it starts) stays a text, and
+    so does a date as tall as the event dots above it."""
     widgets = [
         el(K.IMAGE, (30, 19, 397, 303)),  # a drawer's header picture
         el(K.ICON, (500, 100, 600, 200)),  # a launcher icon
         el(K.IMAGE, (620, 100, 900, 300)),  # a photo of a grid
+        el(K.ICON, (622, 814, 644, 842)),  # a calendar's event dots
     ]
     texts = [
         el(K.TEXT, (90, 330, 220, 362), "Select Activity"),
         el(K.TEXT, (490, 210, 610, 240), "Camera"),
         el(K.TEXT, (622, 310, 760, 340), "Holidays"),
+        el(K.TEXT, (618, 858, 650, 884), "14"),  # the date below them
     ]
-    out, free = match_texts(widgets, texts, max_dist=28)
-    assert [t.text for t in free] == ["Select Activity"]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert [t.text for t in free] == ["Select Activity", "14"]
     assert (out[0].text, out[1].text, out[2].text) == ("", "Camera", "Holidays")
+
 
 def test_labels_side_by_side_in_one_widget_stay_texts() -> None:
     """A toolbar read as one button: its title and actions are separate labels."""

@@ -63,6 +63,8 @@ PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 NAME_CENTRED = 0.1
 #: ... or starts where the picture starts, within this share of its width (plus 4 px).
 NAME_LEFT = 0.05
+#: A picture's name is at most this share of its height tall.
+NAME_HEIGHT = 0.6
 
 
 def gap(a: Box, b: Box) -> float:
@@ -85,7 +87,8 @@ def _inside(text: Box, widget: Box) -> bool:
 def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
     """A picture's name: just below it, centred on it or starting where it starts (a
     tile's caption). A text below a picture but neither is the next row's, not its name
-    (a drawer's first item under the drawer's header picture)."""
+    (a drawer's first item under the drawer's header picture), and so is a text about as
+    tall as the picture (a calendar's date under the event dots of the date above)."""
     cx_t, cx_w = text.center[0], widget.center[0]
     aligned = (
         abs(cx_t - cx_w) <= NAME_CENTRED * widget.width + 4
@@ -96,6 +99,7 @@ def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
         and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
         and aligned
         and text.width <= 2.5 * widget.width
+        and text.height <= NAME_HEIGHT * widget.height
     )
 
 
