@@ -87,3 +87,41 @@ def test_a_chevron_is_an_icon_and_a_short_word_is_not() -> None:
         d.rectangle((500 + 18 * k, 1200, 512 + 18 * k, 1230), fill=(60, 60, 60))
     found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
     assert [f.box.center[1] < 700 for f in found] == [True]
+
+
+def _row_with_dots(dots_x: int) -> np.ndarray:
+    """A list row: a column of three dots (⋮) at ``dots_x`` and ink where words are."""
+    pixels = np.full((2400, 1080, 3), 250, np.uint8)
+    yy, xx = np.mgrid[0:2400, 0:1080]
+    for cy in (1290, 1312, 1334):
+        pixels[(xx - dots_x) ** 2 + (yy - cy) ** 2 <= 6**2] = 40
+    pixels[1295:1330, 140:560] = 90  # the words
+    return pixels
+
+
+def test_dots_that_ocr_boxed_with_a_lines_words_are_an_icon_and_leave_the_line() -> None:
+    """ActivityLauncher's rows: OCR reads ⋮ as ":" and boxes it with the app's name."""
+    for dots_x, read, box in (
+        (94, ": Print Spooler", Box(68, 1272, 627, 1354)),
+        (600, "Print Spooler ：", Box(120, 1272, 627, 1354)),
+    ):
+        line = TextLine(read, box, 0.99)
+        screen = assemble(
+            _row_with_dots(dots_x), Observations((line,), ()), ("detect",), icons=None, reports={}
+        )
+        icons = [e for e in screen.elements if e.kind is ElementKind.ICON]
+        texts = [e for e in screen.elements if e.kind is ElementKind.TEXT]
+        assert [e.icon_label for e in icons] == ["more_options"], read
+        assert icons[0].box.contains(dots_x, 1312)
+        assert [t.text for t in texts] == ["Print Spooler"]
+        assert not texts[0].box.contains(dots_x, 1312)
+
+
+def test_dots_inside_a_line_are_letters_and_stay_its_words() -> None:
+    """Three blobs in a row inside a line's box ("Add") are not taken out of it."""
+    pixels = np.full((2400, 1080, 3), 250, np.uint8)
+    for k in range(3):
+        pixels[1000:1030, 300 + 30 * k : 320 + 30 * k] = 40
+    line = TextLine("Add", Box(280, 990, 400, 1040), 0.99)
+    screen = assemble(pixels, Observations((line,), ()), ("detect",), icons=None, reports={})
+    assert [(e.kind, e.text) for e in screen.elements] == [(ElementKind.TEXT, "Add")]

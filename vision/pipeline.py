@@ -38,7 +38,7 @@ from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
-from screenpilot.vision.blobs import content_area, find_icons
+from screenpilot.vision.blobs import content_area, find_icons, trim_dots
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.detect import Detector as OnnxDetector
@@ -328,7 +328,8 @@ def assemble(
             # (inside a field too: a search bar's back arrow, a clear or voice button)
             known = [e.box for e in texts] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
-            widgets += find_icons(pixels, known, [content_area(w, h)])
+            blobs = find_icons(pixels, known, [content_area(w, h)], [e.box for e in texts])
+            texts, widgets = trim_dots(texts, blobs), widgets + blobs
             # glyphs drawn over every picture of a grid (a photo picker's badges)
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
             overlays = find_overlays(pixels, pictures, texts)
