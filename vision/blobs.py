@@ -27,6 +27,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.image import colour_distance
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 60
@@ -47,7 +48,7 @@ def off_background(
     step = 2 if pixels.shape[1] >= 900 else 1
     img = pixels[::step, ::step].astype(np.int16)
     background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
-    mask = (np.abs(img - background[:, None, :]).sum(axis=2) > contrast).astype(np.uint8)
+    mask = (colour_distance(img, background[:, None, :]) > contrast).astype(np.uint8)
     return img, background, mask, step
 
 

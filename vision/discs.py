@@ -26,6 +26,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blobs import off_background
+from screenpilot.vision.image import colour_distance
 
 #: A button's side as a share of the screen's width (32-64 dp on 411 dp).
 MIN_SIDE, MAX_SIDE = 0.05, 0.16
@@ -69,7 +70,7 @@ def _is_disc(patch: np.ndarray, background: np.ndarray, fill: np.ndarray) -> boo
     h, w = patch.shape[:2]
     if float(np.abs(fill - background).sum()) < OFF_BACKGROUND:
         return False
-    near = np.abs(patch - fill).sum(axis=2) <= EVEN
+    near = colour_distance(patch, fill) <= EVEN
     share = float(near.mean())
     if not MIN_FILL <= share <= MAX_FILL:
         return False
@@ -84,7 +85,7 @@ def _has_glyph(patch: np.ndarray, fill: np.ndarray) -> bool:
     """Whether the middle of ``patch`` holds one small centred mark unlike ``fill``."""
     h, w = patch.shape[:2]
     inner = patch[h // 5 : h - h // 5, w // 5 : w - w // 5]
-    glyph = np.abs(inner - fill).sum(axis=2) >= GLYPH_CONTRAST
+    glyph = colour_distance(inner, fill) >= GLYPH_CONTRAST
     if not MIN_GLYPH <= float(glyph.mean()) <= MAX_GLYPH:
         return False
     ys, xs = np.nonzero(glyph)
@@ -112,7 +113,7 @@ def glyph_crop(pixels: np.ndarray, box: Box) -> Box:
         return box
     patch = pixels[box.y1 : box.y2, box.x1 : box.x2].astype(np.int16)
     fill = _fill_colour(patch)
-    if float((np.abs(patch - fill).sum(axis=2) <= EVEN).mean()) < MIN_FILL:
+    if float((colour_distance(patch, fill) <= EVEN).mean()) < MIN_FILL:
         return box
     if not _has_glyph(patch, fill):
         return box
@@ -261,7 +262,7 @@ def _round_button(
     even = np.abs(outer[inside] - fill).sum(axis=1) <= EVEN
     if not 0.6 <= float(even.mean()) <= MAX_FILL:
         return None
-    glyph = (np.abs(outer - fill).sum(axis=2) >= GLYPH_CONTRAST) & inside
+    glyph = (colour_distance(outer, fill) >= GLYPH_CONTRAST) & inside
     if not MIN_GLYPH <= float(glyph.sum() / inside.sum()) <= MAX_GLYPH:
         return None
     if (glyph & (d > 0.72 * r)).sum() > 0.02 * glyph.sum():  # touches the rim: not a glyph

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.image import colour_distance
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 36
@@ -223,7 +224,7 @@ def _all_sliders(pixels: np.ndarray) -> list[Element]:
     background = np.median(np.concatenate((img[:, :edge], img[:, -edge:]), axis=1), axis=1).astype(
         np.int16
     )
-    mask = np.abs(img - background[:, None, :]).sum(axis=2) > CONTRAST
+    mask = colour_distance(img, background[:, None, :]) > CONTRAST
     rows = _track_rows(mask, int(w * MIN_TRACK))
     found: list[Element] = []
     for band in _bands(rows, max_thick=max(2, w // 60)):

@@ -48,7 +48,7 @@ import numpy as np
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
 from screenpilot.vision.group import same_row
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, colour_distance
 
 #: The platform's minimum touch target (Android: 48 dp).
 TOUCH_DP = 48.0
@@ -333,7 +333,7 @@ def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
     x2, y2 = min(w, span.x2 + reach), min(h, span.y2 + reach)
     window = pixels[y1:y2, x1:x2].astype(np.int16)
     sx1, sy1, sx2, sy2 = span.x1 - x1, span.y1 - y1, span.x2 - x1, span.y2 - y1
-    same = np.abs(window - fill).sum(axis=2) <= FILL_TOLERANCE
+    same = colour_distance(window, fill) <= FILL_TOLERANCE
     cols = same[sy1:sy2].mean(axis=0) >= FILL_SHARE
     left, right = _run(cols, sx1, -1), _run(cols, sx2 - 1, 1)
     rows = same[:, left : right + 1].mean(axis=1) >= FILL_SHARE
@@ -365,7 +365,7 @@ def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
     )
 
     def ink(line: np.ndarray) -> np.ndarray:
-        return np.asarray(np.abs(line.astype(np.int16) - inside).sum(axis=-1) > FILL_CONTRAST)
+        return np.asarray(colour_distance(line.astype(np.int16), inside) > FILL_CONTRAST)
 
     cy, cx = (sy1 + sy2) // 2, (sx1 + sx2) // 2
     row, col = ink(window[cy]), ink(window[:, cx])
