@@ -160,9 +160,14 @@ def base_of(url: str) -> str:
 
 
 def wait(driver: Any, what: Callable[[Any], Any], timeout: float = 60.0) -> Any:
+    """``what`` once it answers; a table re-drawn while ``what`` reads it (a stale
+    element) is read again at the next poll."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.2).until(what)
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.2, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(what)
 
 
 def by_id(driver: Any, name: str) -> Any:
