@@ -115,3 +115,28 @@ def test_a_track_and_knob_on_a_map_are_the_map() -> None:
     detected = Element(2, ElementKind.SEEK_BAR, bars[0], confidence=0.8)
     out = with_sliders(pixels, [picture, detected])
     assert [e.kind for e in out if e.kind is ElementKind.SEEK_BAR] == [ElementKind.SEEK_BAR]
+
+
+def test_a_line_through_text_is_a_strike_through_not_a_seek_bar() -> None:
+    """A to-do list's done item: a line and a round letter read as a track and a knob."""
+    from screenpilot.vision.ocr import TextLine
+    from screenpilot.vision.pipeline import Observations, assemble
+    from screenpilot.vision.sliders import crosses_text
+
+    pixels, phone = _render("settings", "sound")
+    bars = _truth_bars(phone)
+    done = Box.of(162, 1500, 806, 1528)  # the bar's pixels through a done item
+    item = TextLine("Swipe an item right to edit it", Box.of(150, 1490, 820, 1540), 0.99)
+    label = TextLine(
+        "Media volume", Box.of(bars[0].x1, bars[0].y1 - 70, 500, bars[0].y1 - 20), 0.99
+    )
+    assert crosses_text(done, [item.box])
+    assert not crosses_text(bars[0], [label.box])  # a title above a track is its name
+    found = [Element(0, ElementKind.SEEK_BAR, done, confidence=0.5)]
+    found += [Element(0, ElementKind.SEEK_BAR, b, confidence=0.5) for b in bars]
+    screen = assemble(
+        pixels, Observations((item, label), tuple(found)), ("detect",), icons=None, reports={}
+    )
+    seek = [e for e in screen.elements if e.kind is ElementKind.SEEK_BAR]
+    assert len(seek) == 4 and all(e.box.y1 < 1400 for e in seek)
+    assert any(e.text == item.text for e in screen.elements)

@@ -61,7 +61,7 @@ from screenpilot.vision.shipped import (
     default_detector,
     default_icons,
 )
-from screenpilot.vision.sliders import with_sliders
+from screenpilot.vision.sliders import crosses_text, with_sliders
 from screenpilot.vision.states import with_state
 from screenpilot.vision.steppers import name_steppers
 from screenpilot.vision.targets import with_targets
@@ -310,7 +310,13 @@ def assemble(
             )
             for line in split_wide_gaps(pixels, obs.lines)
         ]
-        sure = [e for e in obs.widgets if e.confidence >= weak_mod.STRONG_CONF]
+        line_boxes = [line.box for line in obs.lines]
+        seen = [  # a "seek bar" through a text line is the text's strike-through or rule
+            e
+            for e in obs.widgets
+            if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, line_boxes))
+        ]
+        sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
         bar_regions = [
             blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
             for e in sure
@@ -319,7 +325,7 @@ def assemble(
         widgets = [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
         doubtful = [  # under the detector's threshold: kept where nothing else was found
             e
-            for e in obs.widgets
+            for e in seen
             if e.confidence < weak_mod.STRONG_CONF
             and e.kind.value not in ("status_bar", "navigation_bar")
         ]

@@ -156,6 +156,21 @@ def _on_picture(box: Box, widgets: Sequence[Element]) -> bool:
     )
 
 
+def crosses_text(box: Box, texts: Sequence[Box]) -> bool:
+    """Whether a seek bar at ``box`` runs through a text line of ``texts`` (OCR's
+    boxes): the middle of a text lies within the bar's height (give or take a quarter
+    of the text's height) along at least half the text's width. A track never crosses
+    text; a line through text is a strike-through (a done item of a to-do list) or a
+    rule, and the text is what a person reads there."""
+    for t in texts:
+        middle = (t.y1 + t.y2) / 2
+        along = min(box.x2, t.x2) - max(box.x1, t.x1)
+        slack = 0.25 * t.height
+        if box.y1 - slack <= middle <= box.y2 + slack and along >= 0.5 * t.width:
+            return True
+    return False
+
+
 def icon_row(pixels: np.ndarray, box: Box) -> bool:
     """Whether ``box`` holds :data:`MIN_ICONS` or more glyphs side by side (a
     toolbar of icon buttons), where a seek bar holds a track, a knob and at most a
