@@ -64,7 +64,7 @@ NAME_CENTRED = 0.1
 #: ... or starts where the picture starts, within this share of its width (plus 4 px).
 NAME_LEFT = 0.05
 #: A picture's name is at most this share of its height tall.
-NAME_HEIGHT = 0.6
+NAME_HEIGHT = 0.9
 
 
 def gap(a: Box, b: Box) -> float:
