@@ -54,16 +54,19 @@ def test_a_pictures_name_is_centred_under_it_or_aligned_with_it() -> None:
         el(K.ICON, (500, 100, 600, 200)),  # a launcher icon
         el(K.IMAGE, (620, 100, 900, 300)),  # a photo of a grid
         el(K.ICON, (622, 814, 644, 842)),  # a calendar's event dots
+        el(K.IMAGE, (510, 1300, 573, 1363)),  # a tab's icon ...
     ]
     texts = [
         el(K.TEXT, (90, 330, 220, 362), "Select Activity"),
         el(K.TEXT, (490, 210, 610, 240), "Camera"),
         el(K.TEXT, (622, 310, 760, 340), "Holidays"),
         el(K.TEXT, (618, 858, 650, 884), "14"),  # the date below them
+        el(K.TEXT, (498, 1370, 585, 1410), "Timer"),  # ... and its label: the tab's name
     ]
     out, free = match_texts(widgets, texts, max_dist=38)
     assert [t.text for t in free] == ["Select Activity", "14"]
     assert (out[0].text, out[1].text, out[2].text) == ("", "Camera", "Holidays")
+    assert out[4].text == "Timer"
 
 
 def test_labels_side_by_side_in_one_widget_stay_texts() -> None:
