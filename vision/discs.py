@@ -59,7 +59,7 @@ def _fill_colour(patch: np.ndarray) -> np.ndarray:
     values, counts = np.unique(keys, return_counts=True)
     best = int(values[int(np.argmax(counts))])
     mode = np.array([(best >> 10) & 31, (best >> 5) & 31, best & 31], np.int16) * 8 + 4
-    near = np.abs(patch.reshape(-1, 3) - mode).sum(axis=1) <= EVEN
+    near = colour_distance(patch.reshape(-1, 3), mode) <= EVEN
     fill: np.ndarray = patch.reshape(-1, 3)[near].mean(axis=0)
     return fill
 
@@ -100,7 +100,7 @@ def _has_glyph(patch: np.ndarray, fill: np.ndarray) -> bool:
     # nothing of the glyph's colour touches the disc's edge (a card's text would)
     ring = np.ones((h, w), bool)
     ring[2:-2, 2:-2] = False
-    edge = np.abs(patch[ring] - fill).sum(axis=1) >= GLYPH_CONTRAST
+    edge = colour_distance(patch[ring], fill) >= GLYPH_CONTRAST
     return float(edge.mean()) < 0.35
 
 
@@ -120,7 +120,7 @@ def glyph_crop(pixels: np.ndarray, box: Box) -> Box:
     dx, dy = round(box.width * INSET), round(box.height * INSET)
     margin = np.ones(patch.shape[:2], bool)
     margin[dy:-dy, dx:-dx] = False
-    if float((np.abs(patch[margin] - fill).sum(axis=1) >= GLYPH_CONTRAST).mean()) > 0.01:
+    if float((colour_distance(patch[margin], fill) >= GLYPH_CONTRAST).mean()) > 0.01:
         return box  # the glyph reaches into the margin: the box is cut to it already
     return Box.of(box.x1 + dx, box.y1 + dy, box.x2 - dx, box.y2 - dy)
 
@@ -137,10 +137,10 @@ def _bounded(img: np.ndarray, x: int, y: int, bw: int, bh: int, fill: np.ndarray
     ring = np.ones(outer.shape[:2], bool)
     ring[pad:-pad, pad:-pad] = False
     band = outer[ring]
-    if float((np.abs(band - fill).sum(axis=1) <= EVEN).mean()) > 0.1:
+    if float((colour_distance(band, fill) <= EVEN).mean()) > 0.1:
         return False
     surround = np.median(band, axis=0)
-    return float((np.abs(band - surround).sum(axis=1) <= 2 * EVEN).mean()) >= 0.8
+    return float((colour_distance(band, surround) <= 2 * EVEN).mean()) >= 0.8
 
 
 def find_discs(pixels: np.ndarray, texts: Sequence[Box], pictures: Sequence[Box]) -> list[Box]:
@@ -255,11 +255,11 @@ def _round_button(
     inside = d <= 0.92 * r
     fill = _fill_colour(outer[inside][None])
     ring = outer[(d >= 1.08 * r) & (d <= 1.25 * r)]
-    if (np.abs(ring - fill).sum(axis=1) <= EVEN).mean() > 0.4:  # the fill runs on: no rim
+    if (colour_distance(ring, fill) <= EVEN).mean() > 0.4:  # the fill runs on: no rim
         return None
     if float(np.abs(fill - np.median(ring, axis=0)).sum()) < OFF_BACKGROUND:
         return None
-    even = np.abs(outer[inside] - fill).sum(axis=1) <= EVEN
+    even = colour_distance(outer[inside], fill) <= EVEN
     if not 0.6 <= float(even.mean()) <= MAX_FILL:
         return None
     glyph = (colour_distance(outer, fill) >= GLYPH_CONTRAST) & inside
