@@ -37,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", type=Path, default=Path("runs/detector"))
     parser.add_argument("--name", default="v1")
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--lr0", type=float, default=0.01, help="initial learning rate")
+    parser.add_argument(
+        "--warmup-epochs", type=float, default=3.0, help="learning-rate warm-up (epochs)"
+    )
     parser.add_argument("--resume", action="store_true")
     args = parser.parse_args(argv)
 
@@ -65,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         progress=show,
         cache="ram",
         close_mosaic=args.close_mosaic,
+        lr0=args.lr0,
+        warmup_epochs=args.warmup_epochs,
         plots=False,
         pretrained=args.model.endswith(".pt"),
     )
