@@ -21,8 +21,11 @@ from typing import Any
 from screenpilot.errors import ConfigError
 
 ENV_PREFIX = "SCREENPILOT_"
-#: Environment variables of ours that are not configuration keys.
-ENV_RESERVED = frozenset({"SCREENPILOT_CONFIG", "SCREENPILOT_HOME"})
+#: Environment variables of ours that are not configuration keys (the last two name the
+#: models ``vision.shipped`` loads instead of ``models/``: a candidate detector is tried so).
+ENV_RESERVED = frozenset(
+    {"SCREENPILOT_CONFIG", "SCREENPILOT_HOME", "SCREENPILOT_DETECTOR", "SCREENPILOT_ICONS"}
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,3 +74,11 @@ def test_parse_assignments() -> None:
     assert parse_assignments(["a.b=1", " c.d = x=y "]) == {"a.b": "1", "c.d": "x=y"}
     with pytest.raises(ConfigError, match="KEY=VALUE"):
         parse_assignments(["novalue"])
+
+
+def test_the_model_path_variables_are_not_taken_for_unknown_keys(tmp_path: Path) -> None:
+    env = {"SCREENPILOT_DETECTOR": "/tmp/v4.onnx", "SCREENPILOT_ICONS": "/tmp/icons.onnx"}
+    cfg = load_config(env=env, path=tmp_path / "none.toml")
+    assert cfg["vision.detector"] == ""  # read by vision.shipped, not a configuration key
+    with pytest.raises(ConfigError, match="SCREENPILOT_DETECTR"):
+        load_config(env={"SCREENPILOT_DETECTR": "x"}, path=tmp_path / "none.toml")

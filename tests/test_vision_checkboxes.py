@@ -61,3 +61,17 @@ def test_the_detector_image_on_a_check_box_becomes_the_check_box() -> None:
     out = with_check_boxes(pixels, [as_image, bar])
     assert [e.kind for e in out].count(K.IMAGE) == 0
     assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
+
+
+def test_a_detector_check_box_the_pixels_do_not_confirm_is_a_picture() -> None:
+    pixels, phone = _render("clock", "add")
+    square = _truth(phone)[0].box
+    confirmed = Element(0, K.CHECK_BOX, square, confidence=0.5)
+    # a settings row's leading icon that a detector took for a check box
+    icon = Element(1, K.CHECK_BOX, Box.of(60, 480, 130, 550), confidence=0.3)
+    out = with_check_boxes(pixels, [confirmed, icon])
+    kept = next(e for e in out if e.box == square)
+    assert kept.kind is K.CHECK_BOX and kept.checked is not None
+    moved = next(e for e in out if e.box == icon.box)
+    assert moved.kind is K.IMAGE and moved.checked is None
+    assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))

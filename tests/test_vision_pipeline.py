@@ -87,7 +87,7 @@ def test_missing_models_are_reported_not_fatal(
         pipeline.default_detector.cache_clear()
         pipeline.default_icons.cache_clear()
     assert result.stage("detect").status == "unavailable"
-    assert any("detector" in n for n in result.notices)
+    assert any("detector" in n and "none.onnx is missing" in n for n in result.notices)
     assert any(e.text == "Select all" for e in result.screen.elements)
 
 

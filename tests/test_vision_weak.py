@@ -39,3 +39,13 @@ def test_describe_keeps_confident_widgets_and_only_uncovered_doubtful_ones() -> 
     )
     boxes = {e.box for e in screen.elements}
     assert sure.box in boxes and alone.box in boxes and inside.box not in boxes
+
+
+def test_a_doubtful_switch_is_kept_but_not_a_doubtful_check_box_or_rating_bar() -> None:
+    def of(kind: ElementKind, box: tuple[int, int, int, int]) -> Element:
+        return Element(0, kind, Box(*box), confidence=0.21)
+
+    switch = of(ElementKind.SWITCH, (880, 500, 1017, 584))
+    check = of(ElementKind.CHECK_BOX, (60, 700, 120, 760))
+    rating = of(ElementKind.RATING_BAR, (100, 900, 400, 960))
+    assert weak.keep_weak([switch, check, rating], [], W) == [switch]

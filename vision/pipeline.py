@@ -49,6 +49,7 @@ from screenpilot.vision.discs import (
     find_round_buttons,
     glyph_crop,
 )
+from screenpilot.vision.fields import confirmed_fields
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
@@ -317,6 +318,7 @@ def assemble(
             if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, line_boxes))
         ]
         sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
+        sure = confirmed_fields(pixels, sure, line_boxes)  # a title is no field
         bar_regions = [
             blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
             for e in sure

@@ -40,7 +40,8 @@ def default_detector() -> tuple[Detector | None, str]:
     """The shipped detector (``$SCREENPILOT_DETECTOR`` or ``models/detector.onnx``), or why not."""
     path = _find_model("SCREENPILOT_DETECTOR", "detector.onnx")
     if path is None:
-        return None, "no widget detector (models/detector.onnx is missing): texts only"
+        where = os.environ.get("SCREENPILOT_DETECTOR") or "models/detector.onnx"
+        return None, f"no widget detector ({where} is missing): texts only"
     try:
         from screenpilot.vision.detect import Detector as OnnxDetector
 
@@ -54,7 +55,8 @@ def default_icons() -> tuple[IconLabeller | None, str]:
     """The shipped icon labeller (``$SCREENPILOT_ICONS`` or ``models/icons.onnx``), or why not."""
     path = _find_model("SCREENPILOT_ICONS", "icons.onnx")
     if path is None:
-        return None, "no icon model (models/icons.onnx is missing): icons stay unlabelled"
+        where = os.environ.get("SCREENPILOT_ICONS") or "models/icons.onnx"
+        return None, f"no icon model ({where} is missing): icons stay unlabelled"
     try:
         from screenpilot.vision import icons as icons_mod
 
