@@ -30,18 +30,17 @@ class IconLabeller(Protocol):
     def label(self, crops: Sequence[RGB]) -> Sequence[Any]: ...
 
 
-def _find_model(env: str, name: str) -> Path | None:
-    path = Path(os.environ.get(env) or MODELS_DIR / name)
-    return path if path.is_file() else None
+def model_path(env: str, name: str) -> Path:
+    """Where describe looks for a model: ``$env``, else the shipped ``models/`` file."""
+    return Path(os.environ.get(env) or MODELS_DIR / name)
 
 
 @functools.cache
 def default_detector() -> tuple[Detector | None, str]:
     """The shipped detector (``$SCREENPILOT_DETECTOR`` or ``models/detector.onnx``), or why not."""
-    path = _find_model("SCREENPILOT_DETECTOR", "detector.onnx")
-    if path is None:
-        where = os.environ.get("SCREENPILOT_DETECTOR") or "models/detector.onnx"
-        return None, f"no widget detector ({where} is missing): texts only"
+    path = model_path("SCREENPILOT_DETECTOR", "detector.onnx")
+    if not path.is_file():
+        return None, f"no widget detector ({path} is missing): texts only"
     try:
         from screenpilot.vision.detect import Detector as OnnxDetector
 
@@ -53,10 +52,9 @@ def default_detector() -> tuple[Detector | None, str]:
 @functools.cache
 def default_icons() -> tuple[IconLabeller | None, str]:
     """The shipped icon labeller (``$SCREENPILOT_ICONS`` or ``models/icons.onnx``), or why not."""
-    path = _find_model("SCREENPILOT_ICONS", "icons.onnx")
-    if path is None:
-        where = os.environ.get("SCREENPILOT_ICONS") or "models/icons.onnx"
-        return None, f"no icon model ({where} is missing): icons stay unlabelled"
+    path = model_path("SCREENPILOT_ICONS", "icons.onnx")
+    if not path.is_file():
+        return None, f"no icon model ({path} is missing): icons stay unlabelled"
     try:
         from screenpilot.vision import icons as icons_mod
 

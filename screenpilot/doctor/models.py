@@ -9,7 +9,6 @@ percentage), one value per row.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,13 +71,6 @@ def parse_scores(text: str, filename: str) -> Scores | None:
     return None
 
 
-def model_path(env: str, filename: str) -> Path:
-    """Where describe looks for a model: ``$env``, else the shipped ``models/`` file."""
-    from screenpilot.vision.pipeline import MODELS_DIR
-
-    return Path(os.environ.get(env) or MODELS_DIR / filename)
-
-
 def models_md() -> str:
     from screenpilot.vision.pipeline import MODELS_DIR
 
@@ -93,6 +85,7 @@ def _size(path: Path) -> str:
 def check_detector() -> Check:
     """The widget detector loads (the run reads widgets with it)."""
     from screenpilot.vision.pipeline import default_detector
+    from screenpilot.vision.shipped import model_path
 
     path = model_path("SCREENPILOT_DETECTOR", "detector.onnx")
     model, why = default_detector()
@@ -102,6 +95,7 @@ def check_detector() -> Check:
 def check_icons() -> Check:
     """The icon labeller loads (the run names icon buttons with it)."""
     from screenpilot.vision.pipeline import default_icons
+    from screenpilot.vision.shipped import model_path
 
     path = model_path("SCREENPILOT_ICONS", "icons.onnx")
     model, why = default_icons()
