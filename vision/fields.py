@@ -66,9 +66,11 @@ def is_container(gray: np.ndarray, box: Box, mask: np.ndarray) -> bool:
             gray[min(oy2, y2 + 2) : oy2, ox1:ox2].ravel(),
         ]
     )
-    if inside.size and ring.size and abs(float(np.median(inside)) - float(np.median(ring))) >= FILL:
+    m_inside = float(np.median(inside)) if inside.size else None
+    m_ring = float(np.median(ring)) if ring.size else None
+    if m_inside is not None and m_ring is not None and abs(m_inside - m_ring) >= FILL:
         return True
-    ref = float(np.median(inside)) if inside.size else float(np.median(ring)) if ring.size else None
+    ref = m_inside if m_inside is not None else m_ring
     if ref is None:
         return False
     edge = max(1, int(0.25 * h))
