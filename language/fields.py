@@ -21,10 +21,13 @@ TOGGLES = {ElementKind.SWITCH, ElementKind.CHECK_BOX}
 
 
 def field_kind(e: Element) -> str:
-    """What a field wants: email, number, first, last, name, recipient or text."""
+    """What a field wants: email, number, first, last, name, recipient (a number or
+    an address: "To", or a hint that names both) or text."""
     label = norm(f"{e.text} {e.caption}")
     if label in ("to", "recipient", "recipients", "send to", "收件人"):
         return "recipient"
+    if "mail" in label and any(w in label for w in ("phone", "number", "电话")):
+        return "recipient"  # "Type a name, phone number or email": an address or a number
     if "mail" in label:
         return "email"
     if any(w in label for w in ("phone", "number", "tel", "mobile", "hour", "minute", "电话")):

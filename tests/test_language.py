@@ -269,3 +269,19 @@ def test_no_lexicon_entry_names_an_item_of_the_suite() -> None:
             if isinstance(value, str) and len(value) > 2:
                 names.add(value.lower())
     assert names and not {n for n in names if n in text}
+
+
+def test_a_hint_naming_a_number_and_an_address_is_a_recipient_field() -> None:
+    from screenpilot.language.fields import field_kind, fits, value_kind
+    from screenpilot.model import Box, Element, ElementKind
+
+    def field(text: str) -> Element:
+        return Element(1, ElementKind.EDIT_TEXT, Box(0, 0, 900, 140), text=text, hint=True)
+
+    to = field("Type a name, phone number or email")
+    assert field_kind(to) == "recipient"
+    assert fits(value_kind("650-555-0199"), field_kind(to))
+    assert fits(value_kind("sam@example.com"), field_kind(to))
+    assert not fits(value_kind("Hi, this is Sam"), field_kind(to))
+    assert field_kind(field("Email")) == "email"
+    assert field_kind(field("Phone")) == "number"

@@ -74,3 +74,80 @@ def test_describe_reports_the_title_as_text_and_the_filled_field_as_a_field() ->
     assert [e.box for e in fields] == [FIELD]
     assert "Search products" in (fields[0].text or "")
     assert any(e.kind is ElementKind.TEXT and e.text == "Shop" for e in screen.elements)
+
+
+def test_a_filled_card_with_a_title_and_a_subtitle_is_no_field() -> None:
+    pixels = _screen()
+    card = Box(40, 700, 1040, 920)
+    pixels[card.y1 : card.y2, card.x1 : card.x2] = 232
+    title, subtitle = Box(80, 740, 300, 800), Box(80, 820, 380, 870)
+    _text(pixels, title)
+    _text(pixels, subtitle)
+    found = Element(0, ElementKind.EDIT_TEXT, card, confidence=0.5)
+    assert confirmed_fields(pixels, [found], [title, subtitle]) == []
+
+
+def _describe(pixels: np.ndarray, lines: tuple[TextLine, ...]) -> list[Element]:
+    screen = assemble(pixels, Observations(lines, ()), ("detect",), icons=None, reports={})
+    return [e for e in screen.elements if e.kind is ElementKind.EDIT_TEXT]
+
+
+@pytest.mark.parametrize("style", ["outlined", "tinted"])
+def test_a_field_the_detector_missed_is_found_around_its_hint(style: str) -> None:
+    pixels = _screen()
+    x1, y1, x2, y2 = FIELD.as_tuple()
+    if style == "outlined":
+        _field(pixels, "outlined")
+    else:  # Material's filled field: a tint 8 grey levels off the page, a dark underline
+        pixels[y1:y2, x1:x2] = BG - 8
+        pixels[y2 : y2 + 3, x1:x2] = 90
+        _text(pixels, HINT)
+    fields = _describe(pixels, (TextLine("Type a name", HINT, 0.99),))
+    assert len(fields) == 1
+    assert fields[0].box.iou(FIELD) >= 0.8
+    assert fields[0].text == "Type a name"
+
+
+def test_a_centred_label_in_an_outline_and_a_plain_row_are_not_found_as_fields() -> None:
+    pixels = _screen()
+    _field(pixels, "outlined")
+    label = Box(420, 340, 660, 390)  # an outlined button's label, centred
+    row = Box(100, 1000, 400, 1050)  # a list row's text, no outline
+    for box in (label, row):
+        _text(pixels, box)
+    found = _describe(pixels, (TextLine("Continue", label, 0.99), TextLine("Wi-Fi", row, 0.99)))
+    assert found == []
+
+
+def test_an_outlined_field_with_a_floating_label_over_its_text_is_kept() -> None:
+    pixels = _screen()
+    _field(pixels, "outlined")
+    label, value = Box(100, 310, 260, 340), Box(100, 360, 520, 410)  # small over large
+    _text(pixels, label)
+    _text(pixels, value)
+    field = Element(0, ElementKind.EDIT_TEXT, FIELD, confidence=0.4)
+    assert confirmed_fields(pixels, [field], [label, value]) == [field]
+
+
+def test_a_list_row_with_a_title_over_a_smaller_subtitle_is_no_field() -> None:
+    pixels = _screen()
+    row = Box(40, 700, 1040, 900)
+    pixels[row.y2 : row.y2 + 3, :] = 200  # the divider under it
+    pixels[row.y1 - 3 : row.y1, :] = 200
+    title, subtitle = Box(80, 730, 400, 790), Box(80, 810, 500, 855)
+    _text(pixels, title)
+    _text(pixels, subtitle)
+    found = Element(0, ElementKind.EDIT_TEXT, row, confidence=0.5)
+    assert confirmed_fields(pixels, [found], [title, subtitle]) == []
+
+
+def test_a_panel_s_shadow_is_no_underline() -> None:
+    pixels = _screen()
+    panel = Box(400, 200, 1060, 900)
+    pixels[panel.y1 : panel.y2, panel.x1 : panel.x2] = 255
+    for i in range(16):  # a soft shadow under and left of the panel
+        pixels[panel.y2 + i, panel.x1 : panel.x2] = 215 + 2 * i
+        pixels[panel.y1 : panel.y2, panel.x1 - 1 - i] = 235 + i
+    item = Box(440, 800, 800, 860)
+    _text(pixels, item)
+    assert _describe(pixels, (TextLine("Open terminal", item, 0.99),)) == []

@@ -82,6 +82,35 @@ def test_labels_side_by_side_in_one_widget_stay_texts() -> None:
     assert sorted(t.text for t in free) == ["LOAD", "SAVE", "Script editor"]
 
 
+def test_a_button_box_over_a_row_of_dialog_buttons_keeps_its_own_label() -> None:
+    """A detector's boxes for "Cancel" and "Delete" overlap; the one given "Delete" also
+    holds "Cancel": it is cut down to "Delete", so that a tap lands on it."""
+    widgets = [el(K.BUTTON, (146, 1239, 819, 1382)), el(K.BUTTON, (470, 1232, 983, 1370))]
+    texts = [
+        el(K.TEXT, (615, 1276, 742, 1324), "Cancel"),
+        el(K.TEXT, (808, 1274, 932, 1327), "Delete"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    delete = next(e for e in out if e.text == "Delete")
+    assert delete.box.contains(*texts[1].box.center)
+    assert not delete.box.contains(*texts[0].box.center)
+    assert 808 <= delete.box.center[0] <= 932
+    cancel = next(e for e in out if e.text == "Cancel")
+    assert cancel.box == Box(146, 1239, 819, 1382)  # it holds no other label
+    assert free == []
+
+
+def test_a_dialogs_two_buttons_read_as_one_widget_stay_two_labels() -> None:
+    widgets = [el(K.BUTTON, (128, 1213, 938, 1351))]
+    texts = [
+        el(K.TEXT, (615, 1258, 742, 1306), "Cancel"),
+        el(K.TEXT, (808, 1256, 932, 1309), "Delete"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].text == ""
+    assert sorted(t.text for t in free) == ["Cancel", "Delete"]
+
+
 def test_a_row_of_labels_over_a_line_is_not_a_seek_bars_caption() -> None:
     widgets = [el(K.SEEK_BAR, (0, 200, 1080, 230))]
     texts = [

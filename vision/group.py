@@ -30,6 +30,9 @@ from screenpilot.vision.image import RGB
 
 log = logging.getLogger("screenpilot.vision")
 
+#: A button cut down to its own label (``_own_part``) reaches this share of the
+#: label's height beyond it.
+LABEL_PAD = 0.6
 #: Widgets whose text is inside them.
 CONTAINERS = frozenset({ElementKind.BUTTON, ElementKind.EDIT_TEXT, ElementKind.SPINNER})
 #: Widgets labelled by a text beside them on the same row.
@@ -44,7 +47,7 @@ LABELLED = frozenset(
 )
 #: Texts inside one widget, side by side with a gap over this many line heights, are
 #: separate labels (a toolbar or a bar of buttons read as one widget): they stay texts.
-APART = 2.0
+APART = 1.0
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
 #: Wide widgets whose label may stand above them.
@@ -164,8 +167,39 @@ def match_texts(
             taken.setdefault(hit[0], []).append((hit[1], t))
     for i, got in list(taken.items()):
         taken[i] = _free_label_rows(widgets[i], got, free)
-    out = [_absorb(w, taken.get(i, [])) for i, w in enumerate(widgets)]
+    out = [
+        _absorb(_own_part(w, taken.get(i, []), texts), taken.get(i, []))
+        for i, w in enumerate(widgets)
+    ]
     return out, free
+
+
+def _own_part(widget: Element, got: list[tuple[str, Element]], texts: Sequence[Element]) -> Element:
+    """A button whose box also holds another text on its label's row (a dialog's
+    "Cancel" inside the box given to "Delete": a detector's box over a row of
+    buttons) keeps the part around its own label, ``LABEL_PAD`` of the label's height
+    beyond it (within the box), so that a tap on it lands on its label."""
+    inner = [t for rel, t in got if rel == "text"]
+    if widget.kind is not ElementKind.BUTTON or not inner:
+        return widget
+    w = widget.box
+    mine = {id(t) for t in inner}
+    if not any(
+        id(t) not in mine
+        and w.contains(*t.box.center)
+        and any(same_row(t.box, m.box) for m in inner)
+        for t in texts
+    ):
+        return widget
+    label = Box.around([t.box for t in inner])
+    pad = round(LABEL_PAD * label.height)
+    part = Box.of(
+        max(w.x1, label.x1 - pad),
+        max(w.y1, label.y1 - pad),
+        min(w.x2, label.x2 + pad),
+        min(w.y2, label.y2 + pad),
+    )
+    return dataclasses.replace(widget, box=part)
 
 
 def _free_label_rows(

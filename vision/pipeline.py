@@ -49,12 +49,13 @@ from screenpilot.vision.discs import (
     find_round_buttons,
     glyph_crop,
 )
-from screenpilot.vision.fields import confirmed_fields
+from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
+from screenpilot.vision.shapes import by_shape
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -313,7 +314,7 @@ def assemble(
         ]
         line_boxes = [line.box for line in obs.lines]
         seen = [  # a "seek bar" through a text line is the text's strike-through or rule
-            e
+            by_shape(e)  # and a square "switch" is a picture (a round button)
             for e in obs.widgets
             if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, line_boxes))
         ]
@@ -357,6 +358,7 @@ def assemble(
         texts = with_targets(
             texts, w, h, neighbours=[e.box for e in widgets], pixels=pixels, fills=fills
         )
+        widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         widgets = [with_state(pixels, e) for e in widgets]
         elements = _ordered(widgets + free, h)
