@@ -82,3 +82,21 @@ def test_the_model_path_variables_are_not_taken_for_unknown_keys(tmp_path: Path)
     assert cfg["vision.detector"] == ""  # read by vision.shipped, not a configuration key
     with pytest.raises(ConfigError, match="SCREENPILOT_DETECTR"):
         load_config(env={"SCREENPILOT_DETECTR": "x"}, path=tmp_path / "none.toml")
+
+
+def test_configured_model_paths_are_the_ones_describe_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screenpilot.commands.common import use_configured_models
+    from screenpilot.vision.shipped import model_path
+
+    monkeypatch.setenv("SCREENPILOT_DETECTOR", "")  # unset: restored when the test ends
+    monkeypatch.setenv("SCREENPILOT_ICONS", "")
+    detector = tmp_path / "v4.onnx"
+    cfg = load_config({"vision.detector": str(detector)}, path=tmp_path / "none.toml", env={})
+    use_configured_models(cfg)
+    assert model_path("SCREENPILOT_DETECTOR", "detector.onnx") == detector
+    assert model_path("SCREENPILOT_ICONS", "icons.onnx").name == "icons.onnx"  # the shipped one
+    monkeypatch.setenv("SCREENPILOT_DETECTOR", str(tmp_path / "other.onnx"))
+    use_configured_models(cfg)  # a variable set in the environment wins
+    assert model_path("SCREENPILOT_DETECTOR", "detector.onnx") == tmp_path / "other.onnx"

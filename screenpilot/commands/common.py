@@ -8,6 +8,7 @@ imports neither build nor a command.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,22 @@ def config_from(ctx: typer.Context, **flags: Any) -> Config:
     root = ctx.find_root()
     sets: dict[str, Any] = dict(root.obj or {})
     sets.update({k: v for k, v in flags.items() if v is not None})
-    return load_config(sets)
+    cfg = load_config(sets)
+    use_configured_models(cfg)
+    return cfg
+
+
+#: Configuration keys that name a model, and the variable ``vision.shipped`` reads.
+MODEL_KEYS = {"vision.detector": "SCREENPILOT_DETECTOR", "vision.icons": "SCREENPILOT_ICONS"}
+
+
+def use_configured_models(cfg: Config) -> None:
+    """Make ``vision.detector`` / ``vision.icons`` the models describe loads (through
+    the variables ``vision.shipped`` reads; one set in the environment wins)."""
+    for key, env in MODEL_KEYS.items():
+        value = str(cfg[key] or "")
+        if value and not os.environ.get(env):
+            os.environ[env] = str(Path(value).expanduser())
 
 
 def loading_model() -> contextlib.AbstractContextManager[object]:
