@@ -76,7 +76,9 @@ class RawEndpoint:
                     return
                 conn.sendall(
                     f"HTTP/1.1 {a.status} X\r\ncontent-type: {a.ctype}\r\n"
-                    f"content-length: {len(a.body)}\r\n\r\n".encode()
+                    # it closes after one answer: said, so the client never reuses the
+                    # connection (a retry on a closed one read as "unreachable")
+                    f"content-length: {len(a.body)}\r\nconnection: close\r\n\r\n".encode()
                 )
                 if a.trickle:
                     for i in range(len(a.body)):
