@@ -24,8 +24,8 @@ finds the shape around a text (or, for Material's filled field whose tint is a f
 grey levels off the page, as ``_underlined_fill`` does).
 
 On the 236 simulator screens of ``bench/vision_truth.py`` both together take edit
-text recall from 0.54 to 0.93 (precision 0.88 -> 0.99) with the shipped detector v2,
-and from 0.62 to 0.93 (precision 0.87 -> 0.96) with the candidate v4.
+text recall from 0.54 to 0.93 (precision 0.88 -> 0.98) with detector v2, and from 0.62
+to 0.93 (precision 0.87 -> 0.94) with v4, the shipped one (models/MODELS.md).
 
     >>> kept = confirmed_fields(pixels, widgets, line_boxes)   # doctest: +SKIP
     >>> more = found_fields(pixels, texts, widgets, shapes)    # doctest: +SKIP
@@ -131,31 +131,6 @@ def _inside(gray: np.ndarray, box: Box, mask: np.ndarray) -> float | None:
     return float(np.median(inside)) if inside.size else None
 
 
-def is_container(gray: np.ndarray, box: Box, mask: np.ndarray) -> bool:
-    """Whether ``box`` on the grey image is filled, outlined or underlined (``mask``:
-    False over text lines, which are left out)."""
-    return _filled(gray, box, mask) or _edged(gray, box, mask)
-
-
-def _filled(gray: np.ndarray, box: Box, mask: np.ndarray) -> bool:
-    """Whether ``box``'s inside (text masked) differs from a band around it by ``FILL``."""
-    clipped = _clipped(gray, box)
-    if clipped is None:
-        return False
-    m_inside, m_ring = _inside(gray, clipped, mask), _ring(gray, clipped)
-    return m_inside is not None and m_ring is not None and abs(m_inside - m_ring) >= FILL
-
-
-def _edged(gray: np.ndarray, box: Box, mask: np.ndarray) -> bool:
-    """Whether ``box`` has an outline's or an underline's row near its top or bottom."""
-    clipped = _clipped(gray, box)
-    if clipped is None:
-        return False
-    m_inside = _inside(gray, clipped, mask)
-    ref = m_inside if m_inside is not None else _ring(gray, clipped)
-    return ref is not None and _edge_line(gray, clipped, mask, [ref])
-
-
 def _ring(gray: np.ndarray, box: Box) -> float | None:
     """The median grey of the bands ``SURROUND`` pixels above and below ``box``."""
     h_img, w_img = gray.shape
@@ -172,14 +147,22 @@ def _ring(gray: np.ndarray, box: Box) -> float | None:
 
 
 def _confirmed(gray: np.ndarray, box: Box, mask: np.ndarray, lines: Sequence[Box]) -> bool:
-    """A detected field is kept when it has a fill and no stacked lines (a filled card
-    has a title and a subtitle; a field holds one line, typed or its hint), or an edge
-    and not a title over a smaller subtitle (an outlined or underlined field may hold a
-    floating label over its larger text, or a code editor's many lines)."""
+    """A detected field is kept when it has a fill (its inside, text masked, differs from
+    a band around it by ``FILL``) and no stacked lines (a filled card has a title and a
+    subtitle; a field holds one line, typed or its hint), or an edge (an outline's or an
+    underline's row near its top or bottom) and not a title over a smaller subtitle (an
+    outlined or underlined field may hold a floating label over its larger text, or a
+    code editor's many lines)."""
+    clipped = _clipped(gray, box)
+    if clipped is None:
+        return False
+    inside, ring = _inside(gray, clipped, mask), _ring(gray, clipped)
     inner = _lines_in(box, lines)
-    if _filled(gray, box, mask) and not _stacked(inner):
+    filled = inside is not None and ring is not None and abs(inside - ring) >= FILL
+    if filled and not _stacked(inner):
         return True
-    return not _titled(inner) and _edged(gray, box, mask)
+    ref = inside if inside is not None else ring
+    return not _titled(inner) and ref is not None and _edge_line(gray, clipped, mask, [ref])
 
 
 def _lines_in(box: Box, lines: Sequence[Box]) -> list[Box]:
