@@ -360,7 +360,7 @@ def assemble(
         )
         widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
-        widgets = [with_state(pixels, e) for e in widgets]
+        widgets = [with_state(pixels, e, [t.box for t in texts]) for e in widgets]
         elements = _ordered(widgets + free, h)
         group_secs = time.perf_counter() - start
         if "icons" in stages:
