@@ -6,6 +6,8 @@ not make it read as faint (the recorder then missed "type 'Alice' into ...")."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import pytest
 
@@ -17,7 +19,7 @@ BACK = 4
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_typed_values_are_not_hints(theme: str) -> None:
+def test_typed_values_are_not_hints(theme: Literal["light", "dark"]) -> None:
     phone = VirtualPhone(size=(1080, 2400), theme=theme)
     phone.open_page("contacts", "add")
     fields = [e for e in phone.screen().elements if e.kind is ElementKind.EDIT_TEXT]

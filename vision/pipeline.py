@@ -55,6 +55,7 @@ from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
+from screenpilot.vision.pills import as_buttons
 from screenpilot.vision.shapes import by_shape
 from screenpilot.vision.shipped import (
     MODELS_DIR,
@@ -360,6 +361,8 @@ def assemble(
         )
         widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
+        buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
+        widgets += buttons
         widgets = [with_state(pixels, e, [t.box for t in texts]) for e in widgets]
         elements = _ordered(widgets + free, h)
         group_secs = time.perf_counter() - start

@@ -126,7 +126,7 @@ def with_targets(
             shape = None
             if pixels is not None:
                 if e.box not in found:
-                    found[e.box] = _filled(pixels, e.box, dp)
+                    found[e.box] = filled_shape(pixels, e.box, dp)
                 shape = found[e.box]
             if shape is None or shape.area < ICON_FILL * e.box.area:
                 shape = _touch_square(i, boxes, dp, width, height)
@@ -138,7 +138,7 @@ def with_targets(
         band = None
         if pixels is not None:
             if spans[k] not in found:
-                shape = _filled(pixels, spans[k], dp) or _outlined(pixels, spans[k], dp)
+                shape = filled_shape(pixels, spans[k], dp) or _outlined(pixels, spans[k], dp)
                 found[spans[k]] = shape
             band = found[spans[k]]
         if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
@@ -307,7 +307,7 @@ def _tile_rows(elements: Sequence[Element], dp: float, width: int, height: int) 
     return found
 
 
-def _filled(pixels: RGB, span: Box, dp: float) -> Box | None:
+def filled_shape(pixels: RGB, span: Box, dp: float) -> Box | None:
     """The filled shape ``span`` (a text) sits on, where its fill differs from the page
     around it (a button, a chip, a selected row): grown from the text while at least
     ``FILL_SHARE`` of each column, then each row, has the fill's colour. None on a
