@@ -65,6 +65,7 @@ from screenpilot.vision.shipped import (
     default_icons,
 )
 from screenpilot.vision.sliders import crosses_text, with_sliders
+from screenpilot.vision.stars import star_rows
 from screenpilot.vision.states import with_state
 from screenpilot.vision.steppers import name_steppers
 from screenpilot.vision.targets import with_targets
@@ -340,6 +341,7 @@ def assemble(
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
             blobs = find_icons(pixels, known, [content_area(w, h)], [e.box for e in texts])
             texts, widgets = trim_dots(texts, blobs), widgets + blobs
+            widgets = star_rows(pixels, widgets)  # a row of star blobs is a rating bar
             # glyphs drawn over every picture of a grid (a photo picker's badges)
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
             overlays = find_overlays(pixels, pictures, texts)
