@@ -1,9 +1,15 @@
-"""Kinds a box's shape rules out (vision/shapes.py): a square "switch" is a picture."""
+"""Kinds a box's shape rules out or shows (vision/shapes.py): a square "switch" is a
+picture, a picture of a track with a thumb at one end a switch."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+import pytest
+
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.shapes import by_shape
+from screenpilot.vision.shapes import by_shape, switch_drawn
+from screenpilot.vision.states import with_state
 
 
 def test_a_square_switch_is_a_picture_and_a_track_shaped_one_stays() -> None:
@@ -15,3 +21,42 @@ def test_a_square_switch_is_a_picture_and_a_track_shaped_one_stays() -> None:
     assert picture.box == fab.box and picture.confidence == fab.confidence
     assert by_shape(track) == track
     assert by_shape(button) == button
+
+
+def _page() -> np.ndarray:
+    return np.full((600, 1080, 3), (254, 247, 255), np.uint8)
+
+
+def _stadium(pixels: np.ndarray, box: Box, colour: tuple[int, int, int]) -> None:
+    r = box.height // 2
+    cv2.rectangle(pixels, (box.x1 + r, box.y1), (box.x2 - 1 - r, box.y2 - 1), colour, -1)
+    cv2.circle(pixels, (box.x1 + r, box.y1 + r), r, colour, -1)
+    cv2.circle(pixels, (box.x2 - 1 - r, box.y1 + r), r, colour, -1)
+
+
+TRACK = Box(880, 200, 1017, 284)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_picture_of_a_track_with_a_thumb_at_one_end_is_a_switch(on: bool) -> None:
+    pixels = _page()
+    _stadium(pixels, TRACK, (26, 115, 232) if on else (230, 224, 233))
+    r = TRACK.height // 2
+    cx = TRACK.x2 - r if on else TRACK.x1 + r
+    cv2.circle(pixels, (cx, TRACK.y1 + r), r - 10, (255, 255, 255) if on else (121, 116, 126), -1)
+    seen = Element(0, ElementKind.IMAGE, Box(883, 212, 1004, 291), confidence=0.2)  # off a bit
+    switch = switch_drawn(pixels, seen)
+    assert switch.kind is ElementKind.SWITCH and switch.box.iou(TRACK) >= 0.9
+    assert with_state(pixels, switch).checked is on
+
+
+def test_a_pill_with_its_icon_in_the_middle_and_a_photo_stay_pictures() -> None:
+    pixels = _page()
+    _stadium(pixels, TRACK, (232, 222, 248))  # a navigation bar's active pill
+    cv2.circle(pixels, TRACK.center, 14, (30, 30, 30), -1)
+    pill = Element(0, ElementKind.IMAGE, TRACK, confidence=0.3)
+    assert switch_drawn(pixels, pill) == pill
+    photo_box = Box(100, 300, 260, 400)
+    pixels[photo_box.y1 : photo_box.y2, photo_box.x1 : photo_box.x2] = (90, 140, 60)
+    photo = Element(1, ElementKind.IMAGE, photo_box, confidence=0.8)
+    assert switch_drawn(pixels, photo) == photo

@@ -56,7 +56,7 @@ from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.pills import as_buttons
-from screenpilot.vision.shapes import by_shape
+from screenpilot.vision.shapes import by_shape, switch_drawn
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -316,7 +316,8 @@ def assemble(
         ]
         line_boxes = [line.box for line in obs.lines]
         seen = [  # a "seek bar" through a text line is the text's strike-through or rule
-            by_shape(e)  # and a square "switch" is a picture (a round button)
+            switch_drawn(pixels, by_shape(e))  # and a square "switch" is a picture (a round
+            # button), a picture of a track with a thumb at one end a switch
             for e in obs.widgets
             if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, line_boxes))
         ]

@@ -9,17 +9,38 @@ than tall, and none of its 104 true ones; of v2's, 16 of 93 and none of 108. Suc
 box is reported as a picture, which the icon labeller then names and a planner can
 find.
 
+The other way round, detector v4 calls some simulator switches a picture (4 of 108,
+at 0.16-0.36). :func:`switch_drawn` makes a picture a switch when the pixels around
+its box hold a stadium (a rectangle with round ends, ``TRACK_RATIO`` times wider than
+tall, whose outline and fill cover at least ``STADIUM_IOU`` of the ideal shape) with
+a thumb at one end (the colours at the centres of its two end discs differ by more
+than ``THUMB_CONTRAST``: a navigation bar's pill holds its icon in the middle).
+
     >>> widgets = [by_shape(e) for e in widgets]   # doctest: +SKIP
+    >>> widgets = [switch_drawn(pixels, e) for e in widgets]   # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from screenpilot.model import Element, ElementKind
+import numpy as np
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.image import RGB, colour_distance
 
 #: A switch's box is at least this many times wider than tall.
 SWITCH_RATIO = 1.3
+#: A switch's track: this many times wider than tall, at most ``TRACK_DP`` tall.
+TRACK_RATIO = (1.4, 2.4)
+TRACK_DP = 48.0
+#: The box is grown by this share of its size each way to see the whole track.
+GROW = 0.25
+#: A pixel is the page's colour within this (sum of R, G, B).
+PAGE = 40
+STADIUM_IOU = 0.9
+THUMB_CONTRAST = 60
 
 
 def by_shape(element: Element) -> Element:
@@ -28,3 +49,66 @@ def by_shape(element: Element) -> Element:
     if element.kind is ElementKind.SWITCH and box.width < SWITCH_RATIO * box.height:
         return dataclasses.replace(element, kind=ElementKind.IMAGE, checked=None)
     return element
+
+
+def switch_drawn(pixels: RGB, element: Element) -> Element:
+    """``element``, as a switch (the track's box) when it is a picture of one."""
+    box = element.box
+    dp = pixels.shape[1] / PHONE_DP_WIDTH
+    if (
+        element.kind is not ElementKind.IMAGE
+        or element.text
+        or not TRACK_RATIO[0] / 1.3 <= box.width / max(1, box.height) <= TRACK_RATIO[1] * 1.3
+        or box.height > TRACK_DP * dp * 1.3
+    ):
+        return element
+    track = _track(pixels, box, dp)
+    if track is None:
+        return element
+    return dataclasses.replace(element, kind=ElementKind.SWITCH, box=track, target=None)
+
+
+def _track(pixels: RGB, box: Box, dp: float) -> Box | None:
+    """The stadium with a thumb at one end around ``box``, None when there is none."""
+    import cv2
+
+    h, w = pixels.shape[:2]
+    gx, gy = round(GROW * box.width), round(GROW * box.height)
+    x1, y1 = max(0, box.x1 - gx), max(0, box.y1 - gy)
+    x2, y2 = min(w, box.x2 + gx), min(h, box.y2 + gy)
+    crop = pixels[y1:y2, x1:x2].astype(np.int16)
+    if crop.shape[0] < 8 or crop.shape[1] < 8:
+        return None
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    page = np.median(border, axis=0)
+    outside = (colour_distance(crop, page) <= PAGE).astype(np.uint8)
+    # the page reached from the crop's edge; what it does not reach is the shape
+    reached = np.zeros((crop.shape[0] + 2, crop.shape[1] + 2), np.uint8)
+    seed = np.argwhere(outside[0])
+    if not len(seed):
+        return None
+    cv2.floodFill(outside.copy(), reached, (int(seed[0][0]), 0), 2, 0, 0, cv2.FLOODFILL_MASK_ONLY)
+    shape = reached[1:-1, 1:-1] == 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(shape.astype(np.uint8), 8)
+    if count < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    sx, sy, sw, sh = (int(v) for v in stats[k, :4])
+    if not (TRACK_RATIO[0] <= sw / max(1, sh) <= TRACK_RATIO[1]) or sh > TRACK_DP * dp:
+        return None
+    if sx == 0 or sy == 0 or sx + sw >= crop.shape[1] or sy + sh >= crop.shape[0]:
+        return None  # cut by the crop: larger than a switch
+    mine = labels[sy : sy + sh, sx : sx + sw] == k
+    ideal = np.zeros((sh, sw), np.uint8)
+    r = sh // 2
+    cv2.rectangle(ideal, (r, 0), (sw - 1 - r, sh - 1), 1, -1)
+    cv2.circle(ideal, (r, r), r, 1, -1)
+    cv2.circle(ideal, (sw - 1 - r, r), r, 1, -1)
+    both = float((mine & (ideal > 0)).sum())
+    iou = both / max(1.0, float((mine | (ideal > 0)).sum()))
+    if iou < STADIUM_IOU:
+        return None
+    ends = crop[sy + r, [sx + r, sx + sw - 1 - r]]
+    if float(colour_distance(ends[:1], ends[1])[0]) <= THUMB_CONTRAST:
+        return None
+    return Box.of(x1 + sx, y1 + sy, x1 + sx + sw, y1 + sy + sh)
