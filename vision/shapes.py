@@ -89,7 +89,9 @@ def _track(pixels: RGB, box: Box, dp: float) -> Box | None:
         return None
     cv2.floodFill(outside.copy(), reached, (int(seed[0][0]), 0), 2, 0, 0, cv2.FLOODFILL_MASK_ONLY)
     shape = reached[1:-1, 1:-1] == 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(shape.astype(np.uint8), 8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        shape.astype(np.uint8), connectivity=8
+    )
     if count < 2:
         return None
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
