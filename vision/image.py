@@ -276,3 +276,11 @@ def colour_distance(pixels: npt.NDArray[Any], colour: Any) -> npt.NDArray[Any]:
     ``.sum(axis=-1)``, a third of its time on a whole screen."""
     d = np.abs(pixels - colour)
     return np.asarray(d[..., 0] + d[..., 1] + d[..., 2])
+
+
+def border_colour(crop: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The median colour of ``crop``'s outermost rows and columns (what surrounds a
+    shape that lies inside it)."""
+    return np.asarray(
+        np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
+    )

@@ -366,7 +366,8 @@ def assemble(
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
-        widgets = [with_state(pixels, e, [t.box for t in texts]) for e in widgets]
+        text_boxes = [t.box for t in texts]
+        widgets = [with_state(pixels, e, text_boxes) for e in widgets]
         elements = _ordered(widgets + free, h)
         group_secs = time.perf_counter() - start
         if "icons" in stages:

@@ -28,13 +28,16 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH
-from screenpilot.vision.image import RGB, colour_distance
+from screenpilot.vision.image import RGB, border_colour, colour_distance
 
 #: A switch's box is at least this many times wider than tall.
 SWITCH_RATIO = 1.3
 #: A switch's track: this many times wider than tall, at most ``TRACK_DP`` tall.
 TRACK_RATIO = (1.4, 2.4)
 TRACK_DP = 48.0
+#: A detector's box around a track: its ratio and height within this factor of the
+#: track's (the box is often a few pixels off).
+BOX_SLACK = 1.3
 #: The box is grown by this share of its size each way to see the whole track.
 GROW = 0.25
 #: A pixel is the page's colour within this (sum of R, G, B).
@@ -58,8 +61,10 @@ def switch_drawn(pixels: RGB, element: Element) -> Element:
     if (
         element.kind is not ElementKind.IMAGE
         or element.text
-        or not TRACK_RATIO[0] / 1.3 <= box.width / max(1, box.height) <= TRACK_RATIO[1] * 1.3
-        or box.height > TRACK_DP * dp * 1.3
+        or not TRACK_RATIO[0] / BOX_SLACK
+        <= box.width / max(1, box.height)
+        <= TRACK_RATIO[1] * BOX_SLACK
+        or box.height > TRACK_DP * dp * BOX_SLACK
     ):
         return element
     track = _track(pixels, box, dp)
@@ -79,9 +84,7 @@ def _track(pixels: RGB, box: Box, dp: float) -> Box | None:
     crop = pixels[y1:y2, x1:x2].astype(np.int16)
     if crop.shape[0] < 8 or crop.shape[1] < 8:
         return None
-    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
-    page = np.median(border, axis=0)
-    outside = (colour_distance(crop, page) <= PAGE).astype(np.uint8)
+    outside = (colour_distance(crop, border_colour(crop)) <= PAGE).astype(np.uint8)
     # the page reached from the crop's edge; what it does not reach is the shape
     reached = np.zeros((crop.shape[0] + 2, crop.shape[1] + 2), np.uint8)
     seed = np.argwhere(outside[0])

@@ -20,7 +20,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH
-from screenpilot.vision.image import RGB, colour_distance
+from screenpilot.vision.image import RGB, border_colour, colour_distance
 
 MIN_STARS, MAX_STARS = 4, 10
 #: A star is at most this many dp on a side.
@@ -109,8 +109,7 @@ def _starry(pixels: RGB, box: Box) -> bool:
     crop = pixels[box.y1 : box.y2, box.x1 : box.x2].astype(np.int16)
     if crop.shape[0] < 4 or crop.shape[1] < 4:
         return False
-    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
-    ink = (colour_distance(crop, np.median(border, axis=0)) > INK).astype(np.uint8)
+    ink = (colour_distance(crop, border_colour(crop)) > INK).astype(np.uint8)
     points = cv2.findNonZero(ink)
     if points is None or len(points) < 8:
         return False
