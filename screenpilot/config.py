@@ -59,6 +59,12 @@ DEFAULTS: dict[str, Option] = {
     ),
     # vision
     "vision.ocr_threshold": Option(float, 0.90, "drop OCR lines recognised below this score"),
+    "vision.ocr_det_width": Option(
+        int,
+        720,
+        "OCR finds text lines on the screen scaled to this width (480: describe ~35 % "
+        "faster, a few small lines lost; models/MODELS.md has the figures)",
+    ),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),
     # planner

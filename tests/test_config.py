@@ -100,3 +100,20 @@ def test_configured_model_paths_are_the_ones_describe_loads(
     monkeypatch.setenv("SCREENPILOT_DETECTOR", str(tmp_path / "other.onnx"))
     use_configured_models(cfg)  # a variable set in the environment wins
     assert model_path("SCREENPILOT_DETECTOR", "detector.onnx") == tmp_path / "other.onnx"
+
+
+def test_ocr_det_width_reaches_the_ocr_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screenpilot.commands.common import OCR_DET_WIDTH_VAR, use_configured_models
+    from screenpilot.vision.ocr import DET_WIDTH_ENV, RapidOcrBackend
+
+    assert OCR_DET_WIDTH_VAR == DET_WIDTH_ENV
+    monkeypatch.setenv(DET_WIDTH_ENV, "")  # restored when the test ends
+    cfg = load_config({"vision.ocr_det_width": 480}, path=tmp_path / "none.toml", env={})
+    use_configured_models(cfg)
+    assert RapidOcrBackend().det_width == 480
+    from_env = load_config(path=tmp_path / "none.toml", env={DET_WIDTH_ENV: "540"})
+    assert from_env["vision.ocr_det_width"] == 540  # the variable is the key's own
+    with pytest.raises(ConfigError):
+        load_config(path=tmp_path / "none.toml", env={DET_WIDTH_ENV: "fast"})

@@ -79,3 +79,33 @@ def test_unknown_backend() -> None:
 def test_paddleocr_backend_says_what_is_missing() -> None:
     with pytest.raises(VisionError, match="paddleocr"):
         get_backend("paddleocr").read(np.zeros((20, 20, 3), np.uint8))
+
+
+def test_lines_are_found_small_and_read_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``vision.ocr_det_width`` 480 the detector sees a 1080-wide screen at 480 px and
+    the recogniser at 720: small text is still read, in boxes of full-size pixels."""
+    from screenpilot.vision.ocr import DET_WIDTH_ENV, RapidOcrBackend
+
+    image = Image.new("RGB", (1080, 1200), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(text_font()), 30)  # ~11 px tall at 480 wide
+    words = ["Battery saver", "Adaptive brightness", "Screen timeout"]
+    for i, text in enumerate(words):
+        draw.text((60, 100 + i * 300), text, font=font, fill="black")
+    pixels = np.asarray(image)
+    monkeypatch.setenv(DET_WIDTH_ENV, "480")
+    fast = RapidOcrBackend()
+    assert (fast.det_width, fast.max_width) == (480, 720)
+    monkeypatch.delenv(DET_WIDTH_ENV)
+    default = RapidOcrBackend()
+    assert default.det_width == 720
+    for backend in (fast, default):
+        lines = [t for t in read_tiled(backend, pixels) if t.score >= 0.9]
+        assert [t.text for t in lines] == words
+        for i, line in enumerate(lines):
+            assert abs(line.box.x1 - 60) < 12 and 95 + i * 300 < line.box.center[1] < 150 + i * 300
+    with pytest.raises(VisionError, match="at least 32"):
+        RapidOcrBackend(det_width=16)
+    monkeypatch.setenv(DET_WIDTH_ENV, "fast")
+    with pytest.raises(VisionError, match="whole number"):
+        RapidOcrBackend()

@@ -5,10 +5,19 @@ recognition score) kept above a recognition threshold (the approach uses 0.95;
 ``bench/vision.py`` measures the trade-off). The bundled PP-OCRv6 models read
 Chinese and English.
 
-Sizing for phone screens: the image is scaled to at most ``max_width`` pixels
-wide (720 by default: body text on a 1080-wide screen is ~40 px tall, ~27 px
-after scaling, well above what the detector needs) and the text detector runs
-at that scale (``limit_type=max``, no further upscaling). Images much taller
+Sizing for phone screens, in two scales. The text *detector* runs on the image
+scaled to at most ``det_width`` pixels wide; each line it finds is then cut for the
+*recogniser* from the image scaled to at most ``max_width`` pixels wide (720 by
+default: body text on a 1080-wide screen is ~40 px tall, ~27 px after scaling).
+Both are 720 by default (what describe has always read). A smaller ``det_width``
+(the ``vision.ocr_det_width`` setting, variable ``SCREENPILOT_VISION_OCR_DET_WIDTH``) is
+faster, because the detector's time grows with the pixels, and loses the smallest
+lines: measured side by side on the 394 held-out real screens of ``bench/real.py``
+(2026-12-04, one thread), describe took 1.50 s a screen and hit 0.902 of the tap
+targets at 720, 0.97 s and 0.899 at 480; on 200 screens of the harvest's train apps
+hit 0.903 at 720, 0.892 at 540 and 0.889 at 480 (single small digits are missed).
+Neither detector nor recogniser upscales further
+(``limit_type=max``). Images much taller
 than wide (stitched long screenshots) are read in overlapping tiles so their
 text is not shrunk into illegibility. The angle classifier is off: screen text
 is upright. Lines are recognised one at a time (``rec_batch=1``): in a batch,
@@ -28,6 +37,7 @@ import dataclasses
 import functools
 import hashlib
 import importlib.util
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -44,8 +54,12 @@ from screenpilot.vision.image import RGB, ImageInput, load_image
 #: 1-2 points more true lines with a better exact match and CER on simulator and DroidBot
 #: screens (bench/vision_truth.py, bench/results/vision_truth.json).
 DEFAULT_THRESHOLD = 0.90
-#: Images are read at most this wide (see the module docstring).
+#: Lines are read (recognised) on the image scaled to at most this wide...
 DEFAULT_MAX_WIDTH = 720
+#: ... and found (detected) on it scaled to at most this wide (the module docstring)...
+DEFAULT_DET_WIDTH = 720
+#: ... unless this variable says otherwise (``vision.ocr_det_width`` sets it).
+DET_WIDTH_ENV = "SCREENPILOT_VISION_OCR_DET_WIDTH"
 #: Tiles for tall images are this many times as tall as they are wide...
 TILE_ASPECT = 2.5
 #: ... and at least this many pixels tall (a strip a few pixels wide is read in tiles
@@ -127,6 +141,20 @@ def get_backend(name: str = "rapidocr", max_width: int = DEFAULT_MAX_WIDTH) -> O
     if name == "paddleocr":
         return PaddleOcrBackend(max_width=max_width)
     raise VisionError(f"unknown OCR backend {name!r}", hint=f"use one of {BACKENDS}")
+
+
+def configured_det_width() -> int:
+    """The text detector's width: ``SCREENPILOT_VISION_OCR_DET_WIDTH`` when set, else 720."""
+    raw = os.environ.get(DET_WIDTH_ENV, "").strip()
+    if not raw:
+        return DEFAULT_DET_WIDTH
+    try:
+        return int(raw)
+    except ValueError:
+        raise VisionError(
+            f"{DET_WIDTH_ENV}={raw!r} is not a whole number of pixels",
+            hint="set vision.ocr_det_width to e.g. 720 (the default) or 480 (faster)",
+        ) from None
 
 
 def _scale_for(width: int, max_width: int) -> float:
@@ -273,13 +301,22 @@ class RapidOcrBackend:
         self,
         *,
         max_width: int = DEFAULT_MAX_WIDTH,
+        det_width: int | None = None,
         threads: int | None = None,
         rec_batch: int = 1,
         rec_cache: int = REC_CACHE_SIZE,
     ) -> None:
         if importlib.util.find_spec("rapidocr") is None:
             raise VisionError("rapidocr is not installed", hint="pip install rapidocr")
+        det_width = configured_det_width() if det_width is None else det_width
+        if max_width < 32 or det_width < 32:
+            raise VisionError(
+                f"OCR widths must be at least 32 px (lines read at {max_width} px wide, "
+                f"found at {det_width})",
+                hint="set vision.ocr_det_width to 32 or more (720 is the default, 480 faster)",
+            )
         self.max_width = max_width
+        self.det_width = det_width
         self.threads = threads
         self.rec_batch = rec_batch
         self.cache = RecognitionCache(size=rec_cache) if rec_batch == 1 and rec_cache > 0 else None
@@ -291,6 +328,7 @@ class RapidOcrBackend:
             "Global.log_level": "error",
             "Global.text_score": 0.0,  # we filter with our own threshold
             "Global.use_cls": False,  # screen text is upright
+            "Global.use_rec": False,  # the engine finds lines; read() cuts and reads them
             "Global.use_preprocess_img": False,  # we scale ourselves
             "Det.limit_type": "max",
             "Det.limit_side_len": 100_000,  # no further resizing by the detector
@@ -320,20 +358,35 @@ class RapidOcrBackend:
             return self._engine
 
     def read(self, image: RGB) -> list[TextLine]:
+        """Lines found at ``det_width``, each read from the image at ``max_width``."""
         h, w = image.shape[:2]
         if image.ndim != 3 or not h or not w:
             return []
-        scale = _scale_for(w, self.max_width)
-        small = _pad32(_resize(image, scale))
-        bgr = np.ascontiguousarray(small[:, :, ::-1])
+        from rapidocr.ch_ppocr_rec.typings import TextRecInput
+        from rapidocr.utils.process_img import get_rotate_crop_image
+
         engine = self.engine()
+        det_scale = _scale_for(w, self.det_width)
+        small = _pad32(_resize(image, det_scale))
         try:
-            out = engine(bgr)
+            found = engine(np.ascontiguousarray(small[:, :, ::-1]))
+            quads = getattr(found, "boxes", None)
+            if quads is None or not len(quads):
+                return []
+            quads = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2) / det_scale
+            rec_scale = _scale_for(w, self.max_width)
+            sides = np.ptp(quads, axis=1) * rec_scale  # (width, height) of each line there
+            quads = quads[(sides >= 1.0).all(axis=1)]
+            if not len(quads):
+                return []
+            source = np.ascontiguousarray(_resize(image, rec_scale)[:, :, ::-1])
+            crops = [get_rotate_crop_image(source, quad * rec_scale) for quad in quads]
+            out = engine._load_rec_model()(TextRecInput(img=crops))
         except Exception as exc:
             raise VisionError(f"rapidocr failed on a {w}x{h} image: {exc}") from exc
-        if getattr(out, "txts", None) is None or getattr(out, "boxes", None) is None:
+        if getattr(out, "txts", None) is None:
             return []
-        return _lines_from(out.boxes, out.txts, out.scores, scale, w, h)
+        return _lines_from(quads, out.txts, out.scores, 1.0, w, h)
 
 
 class PaddleOcrBackend:
