@@ -40,6 +40,7 @@ COMMAND_MODULES: list[str] = [
     "autotask_cmd",
     "pbd_cmd",
     "icons",
+    "ocr_cmd",
     "tasks_cmd",
     "console",
     "doctor",

@@ -65,6 +65,12 @@ DEFAULTS: dict[str, Option] = {
         "OCR finds text lines on the screen scaled to this width (480: describe ~35 % "
         "faster, a few small lines lost; models/MODELS.md has the figures)",
     ),
+    "vision.ocr_det_model": Option(
+        str,
+        "fp32",
+        "OCR's text detector: fp32 (rapidocr's own), int8 (rapidocr's quantised here: "
+        "describe ~1.9x faster, a few line boxes moved; models/MODELS.md) or an ONNX file",
+    ),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),
     # planner

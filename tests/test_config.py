@@ -117,3 +117,18 @@ def test_ocr_det_width_reaches_the_ocr_engine(
     assert from_env["vision.ocr_det_width"] == 540  # the variable is the key's own
     with pytest.raises(ConfigError):
         load_config(path=tmp_path / "none.toml", env={DET_WIDTH_ENV: "fast"})
+
+
+def test_ocr_det_model_reaches_the_ocr_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screenpilot.commands.common import OCR_DET_MODEL_VAR, use_configured_models
+    from screenpilot.vision.ocr import DET_MODEL_ENV, RapidOcrBackend
+
+    assert OCR_DET_MODEL_VAR == DET_MODEL_ENV
+    monkeypatch.setenv(DET_MODEL_ENV, "")  # restored when the test ends
+    assert load_config(path=tmp_path / "none.toml", env={})["vision.ocr_det_model"] == "fp32"
+    cfg = load_config({"vision.ocr_det_model": "int8"}, path=tmp_path / "none.toml", env={})
+    use_configured_models(cfg)
+    backend = RapidOcrBackend()
+    assert backend.det_model is not None and backend.det_model.name == "ocr_det_int8.onnx"

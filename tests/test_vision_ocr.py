@@ -109,3 +109,44 @@ def test_lines_are_found_small_and_read_large(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv(DET_WIDTH_ENV, "fast")
     with pytest.raises(VisionError, match="whole number"):
         RapidOcrBackend()
+
+
+def test_the_int8_text_detector_reads_what_the_float_one_reads(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``vision.ocr_det_model``: fp32 (rapidocr's own, the default), int8 (the shipped
+    quantised detector) or a file; both read the same lines of a real screen, in boxes
+    within a few pixels of each other; a missing file is an error that says what to set."""
+    from screenpilot.vision.ocr import (
+        DET_MODEL_ENV,
+        INT8_DET_FILE,
+        RapidOcrBackend,
+        det_model_path,
+        wheel_det_model,
+    )
+    from screenpilot.vision.shipped import MODELS_DIR
+
+    monkeypatch.delenv(DET_MODEL_ENV, raising=False)
+    assert det_model_path() is None and wheel_det_model().is_file()
+    assert det_model_path("int8") == MODELS_DIR / INT8_DET_FILE
+    int8, fp32 = RapidOcrBackend(det_model="int8"), RapidOcrBackend()
+    assert int8.det_model == MODELS_DIR / INT8_DET_FILE and fp32.det_model is None
+    assert int8._params()["Det.model_path"] == str(MODELS_DIR / INT8_DET_FILE)
+    assert "Det.model_path" not in fp32._params()
+    pixels = np.asarray(Image.open(SCREENS / "netguard-32-settings-network.png").convert("RGB"))
+    a = [t for t in read_tiled(int8, pixels) if t.score >= 0.95]
+    b = [t for t in read_tiled(fp32, pixels) if t.score >= 0.95]
+    assert [t.text for t in a] == [t.text for t in b] and len(a) >= 5
+    for x, y in zip(a, b, strict=True):
+        edges = zip(
+            (x.box.x1, x.box.y1, x.box.x2, x.box.y2),
+            (y.box.x1, y.box.y1, y.box.x2, y.box.y2),
+            strict=True,
+        )
+        assert max(abs(p - q) for p, q in edges) <= 8
+    monkeypatch.setenv(DET_MODEL_ENV, str(tmp_path / "gone.onnx"))
+    with pytest.raises(VisionError, match="missing") as caught:
+        RapidOcrBackend()
+    assert "fp32" in (caught.value.hint or "")
+    monkeypatch.setenv(DET_MODEL_ENV, "int8")
+    assert RapidOcrBackend().det_model == MODELS_DIR / INT8_DET_FILE

@@ -49,12 +49,15 @@ def config_from(ctx: typer.Context, **flags: Any) -> Config:
 MODEL_KEYS = {"vision.detector": "SCREENPILOT_DETECTOR", "vision.icons": "SCREENPILOT_ICONS"}
 #: The variable ``vision.ocr`` reads for the width OCR finds lines at (``vision.ocr_det_width``).
 OCR_DET_WIDTH_VAR = "SCREENPILOT_VISION_OCR_DET_WIDTH"
+#: ... and for its text detector's weights (``vision.ocr_det_model``).
+OCR_DET_MODEL_VAR = "SCREENPILOT_VISION_OCR_DET_MODEL"
 
 
 def use_configured_models(cfg: Config) -> None:
     """Make ``vision.detector`` / ``vision.icons`` the models describe loads (through
     the variables ``vision.shipped`` reads; one set in the environment wins), and
-    ``vision.ocr_det_width`` the width the OCR engine finds lines at."""
+    ``vision.ocr_det_width`` / ``vision.ocr_det_model`` the width the OCR engine finds
+    lines at and the weights it finds them with."""
     for key, env in MODEL_KEYS.items():
         value = str(cfg[key] or "")
         if value and not os.environ.get(env):
@@ -62,6 +65,7 @@ def use_configured_models(cfg: Config) -> None:
     # the key's own variable, which vision.ocr reads: the configured value already took
     # it into account, and a --set flag overrides it
     os.environ[OCR_DET_WIDTH_VAR] = str(cfg["vision.ocr_det_width"])
+    os.environ[OCR_DET_MODEL_VAR] = str(cfg["vision.ocr_det_model"])
 
 
 def loading_model() -> contextlib.AbstractContextManager[object]:

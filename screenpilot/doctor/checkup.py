@@ -26,7 +26,7 @@ def diagnose(
     if picked.serial is not None:
         checks += phone_checks(cfg, picked.serial, progress)
     progress("models: loading the detector and the icon labeller")
-    checks += [models.check_detector(), models.check_icons()]
+    checks += [models.check_detector(), models.check_icons(), models.check_ocr()]
     checks += [store.check_embedder(cfg["embed.model"]), store.check_store(cfg)]
     if llm.configured(cfg):
         progress("LLM: asking the endpoint")

@@ -102,6 +102,27 @@ def check_icons() -> Check:
     return _report("icons", path, loaded=model is not None, why=why)
 
 
+def check_ocr() -> Check:
+    """The OCR engine starts with its configured text detector (``vision.ocr_det_model``)."""
+    from screenpilot.errors import ScreenpilotError
+    from screenpilot.vision.ocr import RapidOcrBackend, wheel_det_model
+
+    hint = "set vision.ocr_det_model to int8 (shipped), fp32 (rapidocr's own) or an ONNX file"
+    try:
+        backend = RapidOcrBackend()
+        backend.engine()
+    except ScreenpilotError as exc:
+        return fail("ocr", str(exc), exc.hint or hint)
+    if backend.det_model is None:
+        path = wheel_det_model()
+        return ok(
+            "ocr",
+            f"rapidocr's own text detector {path.name} ({_size(path)}, float32) loads; "
+            "--set vision.ocr_det_model=int8 makes describe ~1.9x faster (models/MODELS.md)",
+        )
+    return _report("ocr", backend.det_model, loaded=True, why="")
+
+
 def _report(name: str, path: Path, *, loaded: bool, why: str) -> Check:
     if not loaded:
         return fail(name, why or f"{path} does not load", REINSTALL)
