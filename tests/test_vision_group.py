@@ -141,6 +141,24 @@ def test_a_switchs_label_and_state_stay_its_caption() -> None:
     assert out[0].caption == "Wi-Fi Connected" and free == []
 
 
+def test_a_check_box_centred_on_a_two_line_item_takes_its_title() -> None:
+    """A list item's title and summary stacked left, a check box centred on the pair: the
+    title names the box even when it overlaps the box's row by a little under half (line
+    boxes move by a few pixels between OCR models); the summary stays a text, and a line
+    that does not stack under the title (another item's, further down) lends no item."""
+    widgets = [el(K.CHECK_BOX, (929, 898, 997, 946)), el(K.CHECK_BOX, (929, 1290, 997, 1338))]
+    texts = [
+        el(K.TEXT, (32, 864, 230, 921), "New York"),  # overlaps the box by 23 of 48 px
+        el(K.TEXT, (33, 928, 156, 976), "GMT-4"),
+        el(K.TEXT, (32, 1250, 230, 1307), "Paris"),  # alone: its summary is far below
+        el(K.TEXT, (33, 1360, 156, 1408), "GMT+2"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].caption == "New York"
+    assert out[1].caption == ""  # "Paris" overlaps by 17 px and has no item under it
+    assert [t.text for t in free] == ["GMT-4", "Paris", "GMT+2"]
+
+
 def test_home_screen_icon_keeps_only_the_widget() -> None:
     widgets = [el(K.IMAGE, (100, 500, 250, 650)), el(K.IMAGE, (400, 500, 550, 650))]
     texts = [

@@ -116,13 +116,18 @@ def _label_above(text: Box, widget: Box, max_dist: float) -> bool:
     )
 
 
-def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
-    """How a text relates to a widget: ``text``, ``caption``, ``name`` or None."""
+def _relation(text: Box, widget: Element, max_dist: float, item: Box | None = None) -> str | None:
+    """How a text relates to a widget: ``text``, ``caption``, ``name`` or None.
+    ``item``: the text's two-line item (:func:`_item_of`), which names a switch or check
+    box centred on the item rather than on its first line."""
     if widget.kind in CONTAINERS and _inside(text, widget.box):
         return "text"
     if (
         widget.kind in LABELLED
-        and same_row(text, widget.box)
+        and (
+            same_row(text, widget.box)
+            or (widget.kind in TOGGLE_KINDS and item is not None and same_row(item, widget.box))
+        )
         and gap(text, widget.box) <= ROW_LABEL_FACTOR * max_dist
     ):
         return "caption"
@@ -133,10 +138,28 @@ def _relation(text: Box, widget: Element, max_dist: float) -> str | None:
     return None
 
 
-def _best_widget(text: Box, widgets: Sequence[Element], max_dist: float) -> tuple[int, str] | None:
+def _item_of(text: Box, texts: Sequence[Element]) -> Box | None:
+    """``text`` with the line just under it when the two stack as one list item's title
+    and summary (the next line starts where it starts, within half its height, and
+    begins less than half its height below it); None when no line does."""
+    for other in texts:
+        o = other.box
+        if (
+            o is not text
+            and 0 <= o.y1 - text.y2 <= 0.5 * text.height
+            and abs(o.x1 - text.x1) <= 0.5 * text.height
+            and o.height <= text.height
+        ):
+            return Box.around([text, o])
+    return None
+
+
+def _best_widget(
+    text: Box, widgets: Sequence[Element], max_dist: float, item: Box | None = None
+) -> tuple[int, str] | None:
     best: tuple[float, int, str] | None = None
     for i, w in enumerate(widgets):
-        rel = _relation(text, w, max_dist)
+        rel = _relation(text, w, max_dist, item)
         if rel is None:
             continue
         d = gap(text, w.box)
@@ -160,7 +183,7 @@ def match_texts(
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
     for t in sorted(texts, key=_reading_key):
-        hit = _best_widget(t.box, widgets, max_dist)
+        hit = _best_widget(t.box, widgets, max_dist, _item_of(t.box, texts))
         if hit is None:
             free.append(t)
         else:
