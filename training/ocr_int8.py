@@ -34,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,8 @@ def quantize(source: Path, inputs: Sequence[Array], out: Path) -> None:
         raise DataError(f"cannot quantise: {exc}", hint="pip install -e '.[train]'") from exc
     if not inputs:
         raise DataError("no calibration inputs", hint="give at least one screen")
-    name = _input_name(source)
+    model = onnx.load(str(source))
+    name = model.graph.input[0].name
 
     class Reader(CalibrationDataReader):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -176,7 +178,7 @@ def quantize(source: Path, inputs: Sequence[Array], out: Path) -> None:
         opset13 = Path(tmp) / "opset13.onnx"
         inferred = Path(tmp) / "inferred.onnx"
         result = Path(tmp) / "int8.onnx"
-        onnx.save(version_converter.convert_version(onnx.load(str(source)), 13), str(opset13))
+        onnx.save(version_converter.convert_version(model, 13), str(opset13))
         quant_pre_process(str(opset13), str(inferred), skip_symbolic_shape=True)
         quantize_static(
             str(inferred),
@@ -200,10 +202,6 @@ def _session(path: Path, threads: int = 1) -> Any:
     options.intra_op_num_threads = threads
     options.log_severity_level = 3
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-
-
-def _input_name(path: Path) -> str:
-    return str(_session(path).get_inputs()[0].name)
 
 
 def _run(path: Path, inputs: Sequence[Array]) -> tuple[list[Array], float]:
@@ -259,8 +257,6 @@ def build(
     images = (_load(manifest, row) for row in rows)
     inputs = detector_inputs(images, det_width, threads, progress)
     quantize(source, inputs[:screens], out)
-    from importlib.metadata import version
-
     report = QuantReport(
         source=f"rapidocr {version('rapidocr')}: rapidocr/models/{source.name}",
         source_sha256=sha256(source),

@@ -182,8 +182,10 @@ def match_texts(
     """Texts matched to widgets: (widgets with their text/caption, unmatched texts)."""
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
+    toggles = any(w.kind in TOGGLE_KINDS for w in widgets)  # the only users of an item
     for t in sorted(texts, key=_reading_key):
-        hit = _best_widget(t.box, widgets, max_dist, _item_of(t.box, texts))
+        item = _item_of(t.box, texts) if toggles else None
+        hit = _best_widget(t.box, widgets, max_dist, item)
         if hit is None:
             free.append(t)
         else:

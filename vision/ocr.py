@@ -22,8 +22,9 @@ same detector quantised to int8 here (``models/ocr_det_int8.onnx``, ``screenpilo
 export ocr-det``): it runs ~4x faster (887 -> 213 ms a 720-wide screen, one thread)
 and describe ~1.9x (1.50 -> 0.81 s on the held-out real screens, hit 0.902 -> 0.901),
 with the same texts within 0.2 points; its line boxes move by a few pixels, which
-flips a few borderline captions on the simulator (text-widget matching 0.531 ->
-0.520), so it is a setting, not the default (models/MODELS.md). The recogniser
+flips a few borderline decisions on the simulator (text-widget matching 0.532 ->
+0.529, text elements matched 0.618 -> 0.589), so it is a setting, not the default
+(models/MODELS.md). The recogniser
 stays float: quantised, it changed a fifth of the lines it read and gained 1.2x.
 Neither detector nor recogniser upscales further
 (``limit_type=max``). Images much taller

@@ -25,7 +25,7 @@ def diagnose(
     checks.append(picked.check)
     if picked.serial is not None:
         checks += phone_checks(cfg, picked.serial, progress)
-    progress("models: loading the detector and the icon labeller")
+    progress("models: loading the detector, the icon labeller and OCR")
     checks += [models.check_detector(), models.check_icons(), models.check_ocr()]
     checks += [store.check_embedder(cfg["embed.model"]), store.check_store(cfg)]
     if llm.configured(cfg):
