@@ -150,3 +150,8 @@ def test_the_int8_text_detector_reads_what_the_float_one_reads(
     assert "fp32" in (caught.value.hint or "")
     monkeypatch.setenv(DET_MODEL_ENV, "int8")
     assert RapidOcrBackend().det_model == MODELS_DIR / INT8_DET_FILE
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(VisionError, match="cannot start rapidocr") as caught:
+        RapidOcrBackend(det_model=str(broken)).engine()
+    assert "broken.onnx" in (caught.value.hint or "")

@@ -406,15 +406,20 @@ class RapidOcrBackend:
                     from rapidocr import RapidOCR
 
                     engine: Any = RapidOCR(params=self._params())
+                    if self.det_model is not None and hasattr(engine, "_load_det_model"):
+                        engine._load_det_model()  # a broken detector file fails here, named
                     if self.cache is not None and hasattr(engine, "_load_rec_model"):
                         self.cache.recognizer = engine._load_rec_model()
                         engine.text_rec = self.cache
                     self._engine = engine
                 except Exception as exc:  # rapidocr raises many kinds; all mean the same
-                    raise VisionError(
-                        f"cannot start rapidocr: {exc}",
-                        hint="reinstall rapidocr (its models ship in the wheel)",
-                    ) from exc
+                    hint = "reinstall rapidocr (its models ship in the wheel)"
+                    if self.det_model is not None:
+                        hint = (
+                            f"is {self.det_model} an ONNX text detector? set "
+                            "vision.ocr_det_model to fp32 (rapidocr's own) or int8 (shipped)"
+                        )
+                    raise VisionError(f"cannot start rapidocr: {exc}", hint=hint) from exc
             return self._engine
 
     def read(self, image: RGB) -> list[TextLine]:
