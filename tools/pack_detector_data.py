@@ -1,0 +1,110 @@
+"""Pack YOLO datasets into one small folder for a training run on another machine.
+
+The device machine takes at most 64 MiB of files with it, so each image is shrunk
+until its longest side is ``--max-side`` (the training ``imgsz``: ultralytics would
+shrink it to that anyway) and saved as JPEG; labels are copied unchanged (they are
+normalised to the image size). Several datasets' train splits go into one train
+split (``--train DATA.yaml[:REPEATS]``); ``--val`` names the dataset whose val split
+picks ultralytics' best.pt (never the real held-out apps)::
+
+    .venv/bin/python tools/pack_detector_data.py --out .gpu/data --max-side 416 \\
+        --train runs/data/real_v2/data.yaml --train runs/data/synth_v4/data.yaml \\
+        --val runs/data/synth_v4/data.yaml
+    tar -czf .gpu/data.tar.gz -C .gpu data && rm -r .gpu/data   # one file travels lighter
+
+``tools/gpu_detector_lease.sh`` is the command that ran on the lent machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+from screenpilot.datasets.yolo import CLASS_NAMES, IMAGE_SUFFIXES, split_dir
+
+
+def _images(data_yaml: Path, split: str) -> list[Path]:
+    folder = split_dir(data_yaml, split)
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def _label_of(image: Path) -> Path:
+    parts = list(image.parts)
+    index = len(parts) - 1 - parts[::-1].index("images")
+    parts[index] = "labels"
+    return Path(*parts).with_suffix(".txt")
+
+
+def pack_one(
+    image: Path, out_images: Path, out_labels: Path, stem: str, max_side: int, quality: int
+) -> int:
+    """Write one shrunk image and its label file; the bytes written."""
+    with Image.open(image) as im:
+        rgb = im.convert("RGB")
+    scale = max_side / max(rgb.size)
+    if scale < 1:
+        rgb = rgb.resize(
+            (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale))),
+            Image.Resampling.LANCZOS,
+        )
+    target = out_images / f"{stem}.jpg"
+    rgb.save(target, quality=quality)
+    label = _label_of(image)
+    if label.is_file():
+        shutil.copyfile(label, out_labels / f"{stem}.txt")
+    else:
+        (out_labels / f"{stem}.txt").write_text("", encoding="utf-8")
+    return target.stat().st_size + (out_labels / f"{stem}.txt").stat().st_size
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--train", action="append", required=True, help="DATA.yaml[:REPEATS]")
+    parser.add_argument("--val", type=Path, required=True)
+    parser.add_argument("--max-side", type=int, default=416)
+    parser.add_argument("--quality", type=int, default=85)
+    args = parser.parse_args(argv)
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    total = 0
+    for split in ("train", "val"):
+        (args.out / "images" / split).mkdir(parents=True)
+        (args.out / "labels" / split).mkdir(parents=True)
+    for index, spec in enumerate(args.train):
+        path, _, repeats = spec.partition(":")
+        found = _images(Path(path), "train")
+        for image in found:
+            for r in range(int(repeats or 1)):
+                total += pack_one(
+                    image,
+                    args.out / "images/train",
+                    args.out / "labels/train",
+                    f"d{index}r{r}_{image.stem}",
+                    args.max_side,
+                    args.quality,
+                )
+        print(f"{path}: {len(found)} train images x{repeats or 1}")
+    for image in _images(args.val, "val"):
+        total += pack_one(
+            image,
+            args.out / "images/val",
+            args.out / "labels/val",
+            image.stem,
+            args.max_side,
+            args.quality,
+        )
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES))
+    (args.out / "data.yaml").write_text(
+        f"path: .\ntrain: images/train\nval: images/val\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n",
+        encoding="utf-8",
+    )
+    print(f"{args.out}: {total / 2**20:.1f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
