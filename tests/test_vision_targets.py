@@ -278,3 +278,23 @@ def test_a_hint_in_an_outlined_field_takes_the_outline() -> None:
     open_page = np.full((H, W, 3), 30, np.uint8)
     band = with_targets([hint], W, H, pixels=open_page)[0].target
     assert band is not None and (band.x1, band.x2) == (0, W)  # no outline: the row's band
+
+
+def test_a_rows_leading_icon_takes_the_rows_title_and_a_trailing_one_does_not() -> None:
+    # the simulator's settings row: icon, "Network & internet" over its summary, and a
+    # delete icon at the row's end, which is a button of its own
+    lead = Element(0, ElementKind.IMAGE, Box(64, 484, 122, 542), icon_label="wifi")
+    title = _text((183, 459, 542, 508), "Network & internet")
+    summary = _text((182, 522, 548, 570), "Mobile, Wi-Fi, hotspot")
+    trail = Element(0, ElementKind.ICON, Box(960, 484, 1018, 542), icon_label="delete")
+    out = with_targets([lead, title, summary, trail], W, H)
+    band = out[1].target
+    assert band is not None and out[0].caption == "Network & internet"
+    assert out[0].label == "Network & internet" and out[0].target is not None
+    assert out[0].target.width < band.width / 4  # its own touch square
+    assert out[0].icon_label == "wifi" and out[1].text == "Network & internet"
+    assert out[3].caption == "" and out[3].target is not None
+    assert out[3].target.width < band.width / 4
+    # a picture as big as a touch target is no row's icon (a thumbnail, a card's image)
+    big = Element(0, ElementKind.IMAGE, Box(20, 430, 20 + int(TOUCH_DP * DP) + 2, 600))
+    assert with_targets([big, title, summary], W, H)[0].caption == ""

@@ -32,6 +32,9 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
 - **tabs and tiles** (a picture with a one-line name under it, two or more evenly
   spaced in a row: a bottom navigation bar, a launcher's grid): the column, from
   half-way to the tile beside it, ``TILE_PAD_DP`` above and below;
+- **a row's leading picture** (an icon or avatar left of a text row's lines, with no
+  name of its own): its touch square as above, and the row's title as its caption
+  (the planner then calls a tap on it by the row's name);
 - every other element: no target (its box is what is tapped: a button, a field).
 
 A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
@@ -95,6 +98,10 @@ TILE_LINE_DP = 28.0
 TILE_GAP_DP = 20.0
 TILE_EVEN = 1.3
 TILE_PAD_DP = 8.0
+#: A row's leading picture starts at most ``LEAD_DP`` from the band's left edge and
+#: ends at most ``LEAD_GAP_DP`` before the row's lines start.
+LEAD_DP = 48.0
+LEAD_GAP_DP = 40.0
 SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
 HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
 
@@ -150,6 +157,47 @@ def with_targets(
         out[i] = dataclasses.replace(out[i], target=cell)
     for i, tile in _tile_rows(out, dp, width, height).items():
         out[i] = dataclasses.replace(out[i], target=tile)
+    for i, title in _leading_pictures(out, items, dp).items():
+        out[i] = dataclasses.replace(out[i], caption=title)
+    return out
+
+
+def _leading_pictures(
+    elements: Sequence[Element], items: Sequence[Sequence[int]], dp: float
+) -> dict[int, str]:
+    """Pictures that lead a text row (a settings row's icon, a contact's avatar): a
+    small picture with no name of its own, inside the row band of an item whose lines
+    start right of it, within ``LEAD_GAP_DP`` of it, and itself within ``LEAD_DP`` of
+    the band's left edge. It is named by the row: it takes the row's title (the item's
+    first line) as its caption, and keeps its own target (on real screens such an icon
+    is sometimes a button of its own); the lines stay texts."""
+    out: dict[int, str] = {}
+    for i, e in enumerate(elements):
+        if (
+            e.kind not in (ElementKind.ICON, ElementKind.IMAGE)
+            or e.text
+            or e.caption
+            or max(e.box.width, e.box.height) >= TOUCH_DP * dp
+        ):
+            continue
+        best: tuple[float, int] | None = None
+        for k, item in enumerate(items):
+            band = elements[item[0]].target
+            left = min(elements[j].box.x1 for j in item)
+            gap_x = left - e.box.x2
+            if (
+                band is None
+                or not band.x1 <= e.box.x1 <= band.x1 + LEAD_DP * dp
+                or not band.y1 <= e.box.center[1] <= band.y2
+                or not -2 <= gap_x <= LEAD_GAP_DP * dp
+                or band.width < 4 * e.box.width
+            ):
+                continue
+            if best is None or gap_x < best[0]:
+                best = (gap_x, k)
+        if best is not None:
+            title = min((elements[j] for j in items[best[1]]), key=lambda t: t.box.y1)
+            out[i] = title.text
     return out
 
 
