@@ -298,3 +298,37 @@ def test_a_rows_leading_icon_takes_the_rows_title_and_a_trailing_one_does_not() 
     # a picture as big as a touch target is no row's icon (a thumbnail, a card's image)
     big = Element(0, ElementKind.IMAGE, Box(20, 430, 20 + int(TOUCH_DP * DP) + 2, 600))
     assert with_targets([big, title, summary], W, H)[0].caption == ""
+
+
+def test_an_app_bars_navigation_icon_is_not_named_by_the_screens_title() -> None:
+    # NewPipe's drawer button left of "What's New" near the top, and a back arrow
+    # before a title further down (in a toolbar block, or recognised as "back")
+    menu = Element(0, ElementKind.ICON, Box(56, 136, 112, 174))
+    title = _text((210, 123, 532, 188), "What's New")
+    assert with_targets([menu, title], W, H)[0].caption == ""
+    back = Element(0, ElementKind.ICON, Box(40, 640, 100, 700), icon_label="back")
+    page = _text((140, 640, 500, 700), "Network & internet")
+    assert with_targets([back, page], W, H)[0].caption == ""
+    arrow = dataclasses.replace(back, icon_label="")
+    bar = Region(Box(0, 600, W, 740), BlockKind.TOOLBAR, "bar")
+    assert with_targets([arrow, page], W, H, [bar])[0].caption == ""
+    assert with_targets([arrow, page], W, H)[0].caption == "Network & internet"
+
+
+def test_an_icon_in_a_dense_list_takes_the_line_beside_it_not_the_lists_first() -> None:
+    # Markor's file list at 530 px wide: name over date, rows so close that the lines
+    # form one item; each folder icon is named by the name beside it
+    w = 530
+    lines = [
+        _text((68, 98, 346, 125), "/storage/emulated/0/Documents"),
+        _text((62, 132, 127, 173), "blog"),
+        _text((65, 163, 204, 194), "4.8.2019,20:50"),
+        _text((62, 198, 164, 239), "cooking"),
+        _text((65, 231, 203, 261), "4.8.2019,20:51"),
+    ]
+    icons = [
+        Element(0, ElementKind.IMAGE, Box(20, 147, 52, 177)),
+        Element(0, ElementKind.IMAGE, Box(20, 216, 52, 244)),
+    ]
+    out = with_targets([*icons, *lines], w, 1000)
+    assert [out[0].caption, out[1].caption] == ["blog", "cooking"]

@@ -102,6 +102,10 @@ TILE_PAD_DP = 8.0
 #: ends at most ``LEAD_GAP_DP`` before the row's lines start.
 LEAD_DP = 48.0
 LEAD_GAP_DP = 40.0
+#: ... and is no app bar's navigation icon: one of these glyphs, or centred within
+#: ``APP_BAR_DP`` of the top (a status bar and a 64 dp app bar, with some to spare).
+NAVIGATION_GLYPHS = frozenset({"back", "menu", "close"})
+APP_BAR_DP = 100.0
 SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
 HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
 
@@ -157,27 +161,37 @@ def with_targets(
         out[i] = dataclasses.replace(out[i], target=cell)
     for i, tile in _tile_rows(out, dp, width, height).items():
         out[i] = dataclasses.replace(out[i], target=tile)
-    for i, title in _leading_pictures(out, items, dp).items():
+    for i, title in _leading_pictures(out, items, dp, regions).items():
         out[i] = dataclasses.replace(out[i], caption=title)
     return out
 
 
 def _leading_pictures(
-    elements: Sequence[Element], items: Sequence[Sequence[int]], dp: float
+    elements: Sequence[Element],
+    items: Sequence[Sequence[int]],
+    dp: float,
+    regions: Sequence[Region] = (),
 ) -> dict[int, str]:
     """Pictures that lead a text row (a settings row's icon, a contact's avatar): a
     small picture with no name of its own, inside the row band of an item whose lines
     start right of it, within ``LEAD_GAP_DP`` of it, and itself within ``LEAD_DP`` of
     the band's left edge. It is named by the row: it takes the row's title (the item's
-    first line) as its caption, and keeps its own target (on real screens such an icon
-    is sometimes a button of its own); the lines stay texts."""
+    first line beside it: an item found in a dense list can hold several rows) as its
+    caption, and keeps its own target (on real screens such an icon
+    is sometimes a button of its own); the lines stay texts. Not an app bar's
+    navigation icon before the screen's title (a menu or back glyph, in a toolbar or
+    within ``APP_BAR_DP`` of the top): it opens a drawer or goes back."""
     out: dict[int, str] = {}
+    bars = [r.box for r in regions if r.kind in (BlockKind.TOOLBAR, BlockKind.TAB_BAR)]
     for i, e in enumerate(elements):
         if (
             e.kind not in (ElementKind.ICON, ElementKind.IMAGE)
             or e.text
             or e.caption
+            or e.icon_label in NAVIGATION_GLYPHS
             or max(e.box.width, e.box.height) >= TOUCH_DP * dp
+            or e.box.center[1] < APP_BAR_DP * dp
+            or any(b.contains(*e.box.center) for b in bars)
         ):
             continue
         best: tuple[float, int] | None = None
@@ -196,8 +210,13 @@ def _leading_pictures(
             if best is None or gap_x < best[0]:
                 best = (gap_x, k)
         if best is not None:
-            title = min((elements[j] for j in items[best[1]]), key=lambda t: t.box.y1)
-            out[i] = title.text
+            beside = [
+                elements[j]
+                for j in items[best[1]]
+                if min(elements[j].box.y2, e.box.y2) > max(elements[j].box.y1, e.box.y1)
+            ]
+            if beside:
+                out[i] = min(beside, key=lambda t: t.box.y1).text
     return out
 
 
