@@ -203,14 +203,15 @@ def read_split(data_yaml: Path, split: str = "val") -> list[Sample]:
     for image in sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         with Image.open(image) as im:
             width, height = im.size
-        label = _label_path(image)
+        label = label_path(image)
         lines = label.read_text(encoding="utf-8").splitlines() if label.is_file() else []
         boxes = tuple(from_yolo_line(line, width, height) for line in lines if line.strip())
         samples.append(Sample(image, width, height, boxes, split=split))
     return samples
 
 
-def _label_path(image: Path) -> Path:
+def label_path(image: Path) -> Path:
+    """The YOLO label file of ``image`` (its last ``images`` folder becomes ``labels``)."""
     parts = list(image.parts)
     for i in range(len(parts) - 1, -1, -1):
         if parts[i] == "images":

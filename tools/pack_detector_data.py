@@ -21,21 +21,10 @@ import argparse
 import shutil
 from pathlib import Path
 
+from mix_data import images
 from PIL import Image
 
-from screenpilot.datasets.yolo import CLASS_NAMES, IMAGE_SUFFIXES, split_dir
-
-
-def _images(data_yaml: Path, split: str) -> list[Path]:
-    folder = split_dir(data_yaml, split)
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-
-
-def _label_of(image: Path) -> Path:
-    parts = list(image.parts)
-    index = len(parts) - 1 - parts[::-1].index("images")
-    parts[index] = "labels"
-    return Path(*parts).with_suffix(".txt")
+from screenpilot.datasets.yolo import label_path, write_data_yaml
 
 
 def pack_one(
@@ -52,7 +41,7 @@ def pack_one(
         )
     target = out_images / f"{stem}.jpg"
     rgb.save(target, quality=quality)
-    label = _label_of(image)
+    label = label_path(image)
     if label.is_file():
         shutil.copyfile(label, out_labels / f"{stem}.txt")
     else:
@@ -76,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "labels" / split).mkdir(parents=True)
     for index, spec in enumerate(args.train):
         path, _, repeats = spec.partition(":")
-        found = _images(Path(path), "train")
+        found = images(Path(path), "train")
         for image in found:
             for r in range(int(repeats or 1)):
                 total += pack_one(
@@ -88,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                     args.quality,
                 )
         print(f"{path}: {len(found)} train images x{repeats or 1}")
-    for image in _images(args.val, "val"):
+    val = images(args.val, "val")
+    for image in val:
         total += pack_one(
             image,
             args.out / "images/val",
@@ -97,11 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             args.max_side,
             args.quality,
         )
-    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES))
-    (args.out / "data.yaml").write_text(
-        f"path: .\ntrain: images/train\nval: images/val\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n",
-        encoding="utf-8",
-    )
+    train = sum(1 for _ in (args.out / "images/train").iterdir())
+    write_data_yaml(args.out, counts={"train": train, "val": len(val)})
     print(f"{args.out}: {total / 2**20:.1f} MiB")
     return 0
 

@@ -14,6 +14,7 @@ read, which ultralytics catches. The data is a folder written by
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import types
@@ -72,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     data = args.data.resolve()
     yaml_text = (data / "data.yaml").read_text(encoding="utf-8")
     run_yaml = data / f"data_{args.name}.yaml"
-    run_yaml.write_text(yaml_text.replace("path: .", f"path: {data}", 1), encoding="utf-8")
+    # the data.yaml names the folder where it was packed: point it at this copy
+    run_yaml.write_text(
+        re.sub(r"^path: .*$", f"path: {data}", yaml_text, count=1, flags=re.MULTILINE),
+        encoding="utf-8",
+    )
 
     start = time.time()
     model = YOLO(args.model)
