@@ -57,17 +57,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-side", type=int, default=416)
     parser.add_argument("--quality", type=int, default=85)
     args = parser.parse_args(argv)
+    from screenpilot.errors import ScreenpilotError
+
+    # every input is read before the output folder is replaced: a wrong path loses nothing
+    try:
+        sources = [
+            (index, path, int(repeats or 1), images(Path(path), "train"))
+            for index, (path, _, repeats) in enumerate(s.partition(":") for s in args.train)
+        ]
+        val = images(args.val, "val")
+    except (ScreenpilotError, ValueError) as exc:
+        parser.error(str(exc))
     if args.out.exists():
         shutil.rmtree(args.out)
     total = 0
     for split in ("train", "val"):
         (args.out / "images" / split).mkdir(parents=True)
         (args.out / "labels" / split).mkdir(parents=True)
-    for index, spec in enumerate(args.train):
-        path, _, repeats = spec.partition(":")
-        found = images(Path(path), "train")
+    for index, path, repeats, found in sources:
         for image in found:
-            for r in range(int(repeats or 1)):
+            for r in range(repeats):
                 total += pack_one(
                     image,
                     args.out / "images/train",
@@ -76,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.max_side,
                     args.quality,
                 )
-        print(f"{path}: {len(found)} train images x{repeats or 1}")
-    val = images(args.val, "val")
+        print(f"{path}: {len(found)} train images x{repeats}")
     for image in val:
         total += pack_one(
             image,
