@@ -39,6 +39,7 @@ from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
 from screenpilot.vision.blobs import content_area, find_icons, trim_dots
+from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.detect import Detector as OnnxDetector
@@ -312,7 +313,7 @@ def assemble(
                 text=group.strip_glyph(line.text),
                 confidence=min(1.0, line.score),
             )
-            for line in split_wide_gaps(pixels, obs.lines)
+            for line in strip_carets(pixels, split_wide_gaps(pixels, obs.lines))
         ]
         line_boxes = [line.box for line in obs.lines]
         seen = [  # a "seek bar" through a text line is the text's strike-through or rule
