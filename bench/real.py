@@ -376,12 +376,18 @@ class Systems:
         self, detector: Any, pixels: RGBArray, lines: tuple[Any, ...]
     ) -> tuple[Boxes, Boxes]:
         """``analyse`` given its OCR lines: detection (``observe``) and ``assemble``."""
+        from screenpilot.vision.glyphread import box_reader
         from screenpilot.vision.pipeline import STAGES, Observations, assemble, observe
 
         reports: dict[str, Any] = {}
         obs = observe(pixels, ("detect",), detector=detector, ocr=None, reports=reports)
         screen = assemble(
-            pixels, Observations(lines, obs.widgets), STAGES, icons=None, reports=reports
+            pixels,
+            Observations(lines, obs.widgets),
+            STAGES,
+            icons=None,
+            reports=reports,
+            reader=box_reader(self.ocr),
         )
         return _boxes_and_extents(screen)
 

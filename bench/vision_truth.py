@@ -59,8 +59,9 @@ from typing import Any
 import numpy as np
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.vision.glyphread import box_reader
 from screenpilot.vision.image import RGB, load_image
-from screenpilot.vision.ocr import DEFAULT_THRESHOLD, TextLine
+from screenpilot.vision.ocr import DEFAULT_THRESHOLD, TextLine, get_backend
 from screenpilot.vision.pipeline import (
     MODELS_DIR,
     STAGES,
@@ -411,6 +412,7 @@ def run_simulator(variants: Sequence[Variant], max_pages: int | None) -> dict[st
     per_variant: dict[str, OcrTally] = defaultdict(OcrTally)
     per_app: dict[str, Tally] = defaultdict(Tally)
     screens, seconds = 0, []
+    reader = box_reader(get_backend())  # numbers the text detector missed, as describe
     for name, variant, pixels, truth in simulator_screens(variants, max_pages):
         start = time.perf_counter()
         raw = observe(pixels, STAGES, detector=None, ocr=None, reports={})
@@ -420,7 +422,12 @@ def run_simulator(variants: Sequence[Variant], max_pages: int | None) -> dict[st
             lines = tuple(t for t in raw.lines if t.score >= th)
             for det, widgets in (("shipped", raw.widgets), ("oracle", oracle_widgets(truth))):
                 pred = assemble(
-                    pixels, Observations(lines, widgets), STAGES, icons=None, reports={}
+                    pixels,
+                    Observations(lines, widgets),
+                    STAGES,
+                    icons=None,
+                    reports={},
+                    reader=reader,
                 )
                 tallies[(th, det)].add(truth, pred, lines)
                 if th == DEFAULT_THRESHOLD and det == "shipped":
@@ -519,7 +526,14 @@ def run_droidbot(root: Path) -> dict[str, Any]:
         truth = droidbot_truth(state, w, h)
         raw = observe(pixels, STAGES, detector=None, ocr=None, reports={})
         lines = tuple(t for t in raw.lines if t.score >= DEFAULT_THRESHOLD)
-        pred = assemble(pixels, Observations(lines, raw.widgets), STAGES, icons=None, reports={})
+        pred = assemble(
+            pixels,
+            Observations(lines, raw.widgets),
+            STAGES,
+            icons=None,
+            reports={},
+            reader=box_reader(get_backend()),
+        )
         screens += 1
         for v in truth:
             if v.clickable:

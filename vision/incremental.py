@@ -23,8 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from screenpilot.model import Box, Screen
+from screenpilot.vision.glyphread import box_reader
 from screenpilot.vision.image import RGB, ImageInput, load_image
-from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine
+from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend
 from screenpilot.vision.pipeline import (
     STAGES,
     Description,
@@ -144,8 +145,14 @@ class IncrementalDescriber:
         obs = self._observe(pixels, reports)
         self._prev, self._obs = pixels, obs
         lines = tuple(line for line in obs.lines if line.score >= self.ocr_threshold)
+        reader = box_reader(self.ocr or get_backend()) if "ocr" in self.stages else None
         screen = assemble(
-            pixels, Observations(lines, obs.widgets), self.stages, icons=self.icons, reports=reports
+            pixels,
+            Observations(lines, obs.widgets),
+            self.stages,
+            icons=self.icons,
+            reports=reports,
+            reader=reader,
         )
         ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
         return Description(screen, ordered, time.perf_counter() - start)

@@ -453,6 +453,34 @@ class RapidOcrBackend:
             return []
         return _lines_from(quads, out.txts, out.scores, 1.0, w, h)
 
+    def read_boxes(self, image: RGB, boxes: Sequence[Box]) -> list[TextLine]:
+        """The recogniser alone on each of ``boxes`` (no detection): one line per box, in
+        order, its text empty where nothing was read."""
+        h, w = image.shape[:2]
+        if image.ndim != 3 or not h or not w or not boxes:
+            return [TextLine("", b, 0.0) for b in boxes]
+        from rapidocr.ch_ppocr_rec.typings import TextRecInput
+
+        scale = _scale_for(w, self.max_width)
+        source = np.ascontiguousarray(_resize(image, scale)[:, :, ::-1])
+        sh, sw = source.shape[:2]
+        crops = []
+        for b in boxes:
+            x1, y1 = max(0, int(b.x1 * scale)), max(0, int(b.y1 * scale))
+            x2 = min(sw, max(x1 + 1, round(b.x2 * scale)))
+            y2 = min(sh, max(y1 + 1, round(b.y2 * scale)))
+            crops.append(np.ascontiguousarray(source[y1:y2, x1:x2]))
+        try:
+            out = self.engine()._load_rec_model()(TextRecInput(img=crops))
+        except Exception as exc:
+            raise VisionError(f"rapidocr failed reading {len(boxes)} boxes: {exc}") from exc
+        txts = getattr(out, "txts", None) or ("",) * len(boxes)
+        scores = getattr(out, "scores", None) or (0.0,) * len(boxes)
+        return [
+            TextLine(str(t).strip(), b, round(float(sc), 4))
+            for b, t, sc in zip(boxes, txts, scores, strict=True)
+        ]
+
 
 class PaddleOcrBackend:
     """PaddleOCR itself, only when it is installed and finds its models locally.
