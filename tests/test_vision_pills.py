@@ -61,7 +61,7 @@ def test_a_dark_label_centred_in_an_outline_is_a_button_a_faint_one_a_hint() -> 
     _outline(pixels, SHAPE)
     _text(pixels, LABEL, ink=160)  # a hint's grey: the planner must see a field's hint
     (hint,) = _elements(pixels, "Enter username")
-    assert hint.kind is ElementKind.TEXT and hint.box == LABEL
+    assert hint.kind is ElementKind.TEXT and hint.box.iou(LABEL) >= 0.8  # not the outline
 
 
 def test_an_initial_and_a_tight_highlight_stay_texts() -> None:

@@ -51,8 +51,10 @@ from screenpilot.vision.discs import (
     glyph_crop,
 )
 from screenpilot.vision.fields import confirmed_fields, found_fields
+from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
@@ -248,8 +250,14 @@ def analyse(
     reports: dict[str, StageReport] = {}
     obs = observe(pixels, chosen, detector=detector, ocr=ocr, reports=reports)
     lines = tuple(line for line in obs.lines if line.score >= ocr_threshold)
+    reader = box_reader(ocr or get_backend()) if "ocr" in chosen else None
     screen = assemble(
-        pixels, Observations(lines, obs.widgets), chosen, icons=icons, reports=reports
+        pixels,
+        Observations(lines, obs.widgets),
+        chosen,
+        icons=icons,
+        reports=reports,
+        reader=reader,
     )
     if isinstance(image, str | os.PathLike):
         screen = dataclasses.replace(screen, image_path=str(image))
@@ -295,9 +303,12 @@ def assemble(
     *,
     icons: IconLabeller | None,
     reports: dict[str, StageReport],
+    reader: BoxReader | None = None,
 ) -> Screen:
-    """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids."""
+    """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids
+    (``reader``: the OCR engine, which reads numbers the text detector missed)."""
     h, w = pixels.shape[:2]
+    obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
             pool.submit(_timed, functools.partial(blocks_mod.divide, pixels))
@@ -342,7 +353,9 @@ def assemble(
             known = [e.box for e in texts] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
             blobs = find_icons(pixels, known, [content_area(w, h)], [e.box for e in texts])
-            texts, widgets = trim_dots(texts, blobs), widgets + blobs
+            texts = trim_dots(texts, blobs)
+            numbers, blobs = read_glyphs(pixels, blobs, reader)  # a lone "1" the OCR missed
+            texts, widgets = texts + numbers, widgets + blobs
             widgets = star_rows(pixels, widgets)  # a row of star blobs is a rating bar
             # glyphs drawn over every picture of a grid (a photo picker's badges)
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]

@@ -124,12 +124,35 @@ def beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
     return min(after or same, key=lambda j: abs(els[j].box.center[1] - anchor))
 
 
+def _item_band(e: Element, els: Sequence[Element]) -> tuple[int, int]:
+    """The rows ``e`` spans with the summary line stacked under it, if one is (it starts
+    where ``e`` starts and less than half ``e``'s height below it): an icon centred on a
+    two-line item sits between its lines."""
+    h = e.box.height
+    below = [
+        o.box.y2
+        for o in els
+        if o is not e
+        and o.kind is ElementKind.TEXT
+        and o.text
+        and 0 <= o.box.y1 - e.box.y2 <= 0.5 * h
+        and abs(o.box.x1 - e.box.x1) <= 0.5 * h
+    ]
+    return e.box.y1, max([e.box.y2, *below[:1]])
+
+
 def row_text(els: Sequence[Element], i: int) -> int:
     """An unlabelled icon at the start of a list row stands for the row: tap the row's
-    text instead (the same row, what a person reads and taps)."""
+    text instead (the same row, what a person reads and taps): a line beside it that
+    overlaps it by half, or the title of a two-line item it is centred on."""
     icon = els[i]
     if icon.text or icon.kind not in (ElementKind.ICON, ElementKind.IMAGE):
         return i
+
+    def overlap(e: Element) -> int:
+        top, bottom = _item_band(e, els)
+        return min(bottom, icon.box.y2) - max(top, icon.box.y1)
+
     row = [
         j
         for j, e in enumerate(els)
@@ -137,7 +160,6 @@ def row_text(els: Sequence[Element], i: int) -> int:
         and e.text
         and e.box.x1 >= icon.box.x2 - 4
         and e.box.x1 - icon.box.x2 <= icon.box.width * 3
-        and min(e.box.y2, icon.box.y2) - max(e.box.y1, icon.box.y1)
-        >= 0.5 * min(e.box.height, icon.box.height)
+        and overlap(e) >= 0.5 * min(e.box.height, icon.box.height)
     ]
     return min(row, key=lambda j: (els[j].box.x1 // 24, els[j].box.y1)) if row else i
