@@ -22,6 +22,7 @@ import numpy as np
 from screenpilot.model import Box
 from screenpilot.vision.image import RGB
 from screenpilot.vision.ocr import TextLine
+from screenpilot.vision.sliders import true_runs
 
 #: What OCR makes of a cursor.
 CARET_READS = "|lI!1i"
@@ -38,17 +39,6 @@ HEIGHT = 0.5
 REACH = 0.25
 
 
-def _runs(inked: np.ndarray) -> list[tuple[int, int]]:
-    """Column ranges ``[start, end)`` of consecutive inked columns."""
-    cols = np.flatnonzero(inked)
-    if cols.size == 0:
-        return []
-    cuts = np.flatnonzero(np.diff(cols) > 1)
-    starts = [int(cols[0]), *(int(cols[c + 1]) for c in cuts)]
-    ends = [*(int(cols[c]) + 1 for c in cuts), int(cols[-1]) + 1]
-    return list(zip(starts, ends, strict=True))
-
-
 def caret_end(pixels: RGB, box: Box) -> int | None:
     """The x where the text in ``box`` ends when its rightmost mark is a coloured text
     cursor (None: no cursor there)."""
@@ -62,7 +52,7 @@ def caret_end(pixels: RGB, box: Box) -> int | None:
         return None
     background = np.median(crop.reshape(-1, 3), axis=0)
     ink = np.abs(crop - background).max(axis=2) > INK
-    runs = _runs(ink.any(axis=0))
+    runs = true_runs(ink.any(axis=0))
     if len(runs) < 2:
         return None
     start, end = runs[-1]

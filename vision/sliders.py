@@ -36,7 +36,7 @@ JOIN = 0.1
 PICTURE_HEIGHT = 4
 
 
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+def true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
     """[start, end) of each run of True in a 1-D array."""
     padded = np.concatenate(([False], flags, [False])).astype(np.int8)
     edges = np.flatnonzero(np.diff(padded))
@@ -47,7 +47,7 @@ def _track_rows(mask: np.ndarray, min_len: int) -> list[tuple[int, int, int]]:
     """(row, x1, x2) of rows whose longest run of marked pixels is a track."""
     out = []
     for y in np.flatnonzero(mask.sum(axis=1) >= min_len):
-        runs = [(a, b) for a, b in _runs(mask[y]) if b - a >= min_len // 4]
+        runs = [(a, b) for a, b in true_runs(mask[y]) if b - a >= min_len // 4]
         if not runs:
             continue
         # a track may be split in two by the knob's rim or a colour change: join
@@ -97,7 +97,7 @@ def _knob(
     heights = window.sum(axis=0)
     tall = heights >= max(2.5 * thick, 6)
     middle = (y1 + y2) / 2 - top
-    for a, b in _runs(tall):
+    for a, b in true_runs(tall):
         w = b - a
         rows = np.flatnonzero(window[:, a:b].any(axis=1))
         h = int(rows[-1] - rows[0] + 1) if rows.size else 0
