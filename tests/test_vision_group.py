@@ -235,3 +235,23 @@ def test_labelled_tabs_make_one_bar_even_with_their_icons_detected() -> None:
     rows = find_tab_rows([*icons, *labels], 1080, 2400)
     assert [[e.id for e in r] for r in rows] == [[10, 11, 12, 13]]
     assert [[e.id for e in r] for r in find_tab_rows(icons, 1080, 2400)] == [[0, 1, 2, 3]]
+
+
+def test_an_icon_read_as_a_letter_beside_a_buttons_label_is_not_its_text() -> None:
+    """A location pin read "Q" as a line of its own before "Use my location"; a lone
+    one-character label ("+") and a digit beside a label ("2 items") stay."""
+    widgets = [
+        el(K.BUTTON, (40, 379, 501, 481)),
+        el(K.BUTTON, (600, 379, 700, 481)),
+        el(K.BUTTON, (40, 600, 501, 700)),
+    ]
+    texts = [
+        el(K.TEXT, (95, 397, 160, 461), "Q"),
+        el(K.TEXT, (165, 404, 444, 457), "Use my location"),
+        el(K.TEXT, (630, 404, 670, 457), "+"),
+        el(K.TEXT, (95, 620, 130, 680), "2"),
+        el(K.TEXT, (135, 620, 300, 680), "items"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert [w.text for w in out] == ["Use my location", "+", "2 items"]
+    assert free == []

@@ -50,3 +50,41 @@ def test_a_line_with_no_ink_or_too_little_keeps_its_box() -> None:
     assert settled(pixels, empty) == empty
     pixels[230:233, 460:560] = 20  # a rule 3 px high: nothing to measure a height on
     assert settled(pixels, empty) == empty
+
+
+def _icon_and_word(gap: int) -> tuple[np.ndarray, Box]:
+    """A 36 px icon, ``gap`` px of page, then a word of strokes (40 px of ink high)."""
+    img = np.full((300, 700, 3), 245, np.uint8)
+    img[102:138, 100:136] = 30  # the icon: a filled square
+    x0 = 136 + gap
+    img[INK.y1 : INK.y2, x0 : x0 + 200 : 4] = 20
+    return img, Box(x0, INK.y1, x0 + 197, INK.y2)
+
+
+def test_an_icon_read_as_a_first_letter_leaves_the_line() -> None:
+    pixels, word = _icon_and_word(gap=50)  # 1.25 ink heights: an icon beside the words
+    (line,) = settle_boxes(pixels, [TextLine("X Airplane mode", Box(90, 92, 345, 148), 0.9)])
+    assert line.text == "Airplane mode"
+    assert line.box.x1 == word.x1 - round(PAD[0] * INK.height)
+    assert line.score == 0.9
+
+
+def test_an_icon_read_as_a_last_letter_leaves_the_line() -> None:
+    pixels = np.fliplr(_icon_and_word(gap=50)[0]).copy()
+    (line,) = settle_boxes(pixels, [TextLine("New York □", Box(355, 92, 610, 148), 0.9)])
+    assert line.text == "New York"
+    assert line.box.x2 < 700 - 136 - 40  # ends at the words' ink, before the icon
+
+
+def test_a_one_letter_word_a_word_space_away_stays() -> None:
+    pixels, _ = _icon_and_word(gap=12)  # 0.3 ink heights: a word space ("5 apps")
+    (line,) = settle_boxes(pixels, [TextLine("5 apps", Box(90, 92, 345, 148), 0.9)])
+    assert line.text == "5 apps"
+    assert line.box.x1 == 100 - round(PAD[0] * INK.height)
+
+
+def test_the_corner_of_a_buttons_outline_is_not_ink() -> None:
+    pixels = _page()
+    loose = Box(180, 60, 430, 165)
+    pixels[60:62, 180:200] = 20  # the outline's rounded corner, inside the loose box
+    assert settled(pixels, loose) == _expected()

@@ -48,6 +48,8 @@ LABELLED = frozenset(
 #: Texts inside one widget, side by side with a gap over this many line heights, are
 #: separate labels (a toolbar or a bar of buttons read as one widget): they stay texts.
 APART = 1.0
+#: Two tabs' labels each lie within this share of the screen's width of their half's centre.
+TWO_TABS_OFF = 0.08
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
 #: Wide widgets whose label may stand above them.
@@ -270,8 +272,17 @@ def strip_glyph(text: str) -> str:
     return rest if rest != text and rest.isascii() else text
 
 
+def _icon_reads(lines: Sequence[Element]) -> list[Element]:
+    """A widget's label lines without those that are one character, not a digit, beside
+    a longer one: an icon drawn in a button next to its label ("Q" for a location pin
+    before "Use my location"), found by the text detector as a line of its own."""
+    longer = any(len(t.text.strip()) > 1 for t in lines)
+    return [t for t in lines if not (longer and len(t.text.strip()) == 1 and not t.text.isdigit())]
+
+
 def _absorb(widget: Element, texts: list[tuple[str, Element]]) -> Element:
-    inner = strip_glyph(" ".join(t.text for rel, t in texts if rel in ("text", "name")))
+    lines = _icon_reads([t for rel, t in texts if rel in ("text", "name")])
+    inner = strip_glyph(" ".join(t.text for t in lines))
     caption = " ".join(t.text for rel, t in texts if rel == "caption")
     if not (inner or caption):
         return widget
@@ -357,9 +368,14 @@ def _is_tab_row(row: list[Element], width: int, height: int) -> bool:
     if 0.3 * height < y < 0.83 * height or y < 26 * width / 411:  # not in the status bar
         return False
     xs = np.array([e.box.center[0] for e in row], dtype=np.float64)
-    if len(row) == 2:
-        quarters = abs(xs[0] - width / 4) + abs(xs[1] - 3 * width / 4)
-        return bool(quarters <= 0.15 * width and all(e.kind is ElementKind.TEXT for e in row))
+    if len(row) == 2:  # two tabs: each label centred on its half (a toolbar's title
+        # and its action, "6 selected" and "Download", are not)
+        off = (abs(xs[0] - width / 4), abs(xs[1] - 3 * width / 4))
+        return bool(
+            sum(off) <= 0.15 * width
+            and max(off) <= TWO_TABS_OFF * width
+            and all(e.kind is ElementKind.TEXT for e in row)
+        )
     steps = np.diff(xs)
     span_ok = xs[-1] - xs[0] >= (0.45 if len(row) == 2 else 0.55) * width
     even = len(steps) < 2 or float(steps.std() / steps.mean()) < 0.25

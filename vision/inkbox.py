@@ -11,7 +11,16 @@ the simulator's screens, 0.28 / 0.28 / 0.23 / 0.20), so the same ink gives the s
 whichever detector found it. A side whose ink touches the box's edge (a border or a
 picture under the line) keeps the detector's edge, and a line with too little ink to
 measure (``MIN_INK`` px high) keeps its box; a column inked over ``BORDER`` of the box's
-height (a field's border, a divider) is not ink.
+height (a field's border, a divider) is not ink, nor is a sliver at the box's edge
+apart from the rest (``EDGE_SHARE`` of the ink at most, ``EDGE_GAP`` ink heights
+away: the corner of a button's outline that a loose box took in).
+
+A detector may also take an icon beside the words into the line and read it as one
+character ("X Airplane mode", "Q Use my location", "New York □"): a first or last
+one-character word whose ink is icon-sized (``GLYPH_WIDE`` ink heights at most) and
+stands ``GLYPH_GAP`` ink heights or more from the rest (a word space is under half an
+ink height) is the icon, and :func:`settle_boxes` leaves it out of the line's text and
+box, as a detector that found the words alone would.
 
     >>> lines = settle_boxes(pixels, lines)   # doctest: +SKIP
 """
@@ -21,10 +30,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from screenpilot.model import Box
 from screenpilot.vision.image import RGB
 from screenpilot.vision.ocr import TextLine
+from screenpilot.vision.sliders import true_runs
 
 #: Grey-level difference from the box's median that counts as ink.
 INK = 48.0
@@ -34,10 +45,46 @@ PAD = (0.28, 0.28, 0.23, 0.20)
 BORDER = 0.9
 #: Ink lower than this many pixels is not measured.
 MIN_INK = 6
+#: A run of ink at the box's edge holding at most this share of the ink ...
+EDGE_SHARE = 0.05
+#: ... and this many ink heights from the rest is not the line's (an outline's corner).
+EDGE_GAP = 0.5
+#: An icon read as a one-character word stands this many ink heights from the words ...
+GLYPH_GAP = 0.85
+#: ... and is at most this many ink heights wide.
+GLYPH_WIDE = 1.6
+
+Mask = npt.NDArray[np.bool_]
 
 
-def ink_box(pixels: RGB, box: Box) -> Box | None:
-    """The box of the ink inside ``box`` (None: none, or too little to measure)."""
+def _drop_edge_slivers(ink: Mask, axis: int, ref: int) -> None:
+    """Clear a first or last run (of rows: ``axis`` 1, of columns: 0) that touches the
+    mask's edge, holds at most ``EDGE_SHARE`` of the ink and lies ``EDGE_GAP`` * ``ref``
+    (the letters' height) or more from the next run."""
+    mass = ink.sum(axis=axis)
+    runs = true_runs(mass > 0)
+    if len(runs) < 2:
+        return
+    total = float(mass.sum())
+    n = mass.size
+    (a0, b0), (a1, _) = runs[0], runs[1]
+    if a0 == 0 and mass[a0:b0].sum() <= EDGE_SHARE * total and a1 - b0 >= EDGE_GAP * ref:
+        _clear(ink, axis, a0, b0)
+    (_, bl), (al, bz) = runs[-2], runs[-1]
+    if bz == n and mass[al:bz].sum() <= EDGE_SHARE * total and al - bl >= EDGE_GAP * ref:
+        _clear(ink, axis, al, bz)
+
+
+def _clear(ink: Mask, axis: int, a: int, b: int) -> None:
+    if axis == 1:
+        ink[a:b] = False
+    else:
+        ink[:, a:b] = False
+
+
+def _ink_mask(pixels: RGB, box: Box) -> tuple[Mask, int, int] | None:
+    """The ink inside ``box`` (borders and edge slivers cleared) with the crop's origin;
+    None when the box is too small to hold a line."""
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
     if x2 - x1 < 2 or y2 - y1 < MIN_INK:
@@ -46,17 +93,29 @@ def ink_box(pixels: RGB, box: Box) -> Box | None:
     grey = crop.mean(axis=2) if crop.ndim == 3 else crop
     ink = np.abs(grey - float(np.median(grey))) > INK
     ink[:, ink.sum(axis=0) >= BORDER * ink.shape[0]] = False  # a border across the line
+    runs = true_runs(ink.any(axis=1))
+    if runs:  # the rows' longest run: the letters' height, a sliver's apart
+        _drop_edge_slivers(ink, 1, max(b - a for a, b in runs))
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size:
+        _drop_edge_slivers(ink, 0, int(rows[-1]) + 1 - int(rows[0]))
+    return ink, x1, y1
+
+
+def _extent(ink: Mask, x0: int, y0: int) -> Box | None:
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if rows.size == 0 or int(rows[-1]) + 1 - int(rows[0]) < MIN_INK:
         return None
-    return Box(x1 + int(cols[0]), y1 + int(rows[0]), x1 + int(cols[-1]) + 1, y1 + int(rows[-1]) + 1)
+    return Box(x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
 
 
-def settled(pixels: RGB, box: Box) -> Box:
-    """``box`` set by its ink (see the module docstring)."""
-    ink = ink_box(pixels, box)
-    if ink is None:
-        return box
+def ink_box(pixels: RGB, box: Box) -> Box | None:
+    """The box of the ink inside ``box`` (None: none, or too little to measure)."""
+    found = _ink_mask(pixels, box)
+    return None if found is None else _extent(*found)
+
+
+def _padded(pixels: RGB, box: Box, ink: Box) -> Box:
     h, w = pixels.shape[:2]
     ih = ink.height
     left, top, right, bottom = (round(p * ih) for p in PAD)
@@ -67,6 +126,60 @@ def settled(pixels: RGB, box: Box) -> Box:
     return Box(x1, y1, x2, y2)
 
 
+def settled(pixels: RGB, box: Box) -> Box:
+    """``box`` set by its ink (see the module docstring)."""
+    ink = ink_box(pixels, box)
+    return box if ink is None else _padded(pixels, box, ink)
+
+
+def _glyph_cut(runs: list[tuple[int, int]], ih: int) -> int | None:
+    """Index of the first run after an icon-sized lead of ``runs`` that stands
+    ``GLYPH_GAP`` ink heights from it (None: no such lead)."""
+    for i in range(len(runs) - 1):
+        if runs[i][1] - runs[0][0] > GLYPH_WIDE * ih:
+            return None
+        if runs[i + 1][0] - runs[i][1] >= GLYPH_GAP * ih:
+            return i + 1
+    return None
+
+
+def without_glyphs(pixels: RGB, line: TextLine) -> TextLine:
+    """``line`` without an icon read as its first or last one-character word (see the
+    module docstring), its box set by the ink of the words left."""
+    words = line.text.split()
+    if len(words) < 2 or (len(words[0]) > 1 and len(words[-1]) > 1):
+        return line
+    found = _ink_mask(pixels, line.box)
+    if found is None:
+        return line
+    ink, x0, y0 = found
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return line
+    ih = int(rows[-1]) + 1 - int(rows[0])
+    runs = true_runs(np.asarray(ink.any(axis=0)))
+    lo, hi, text = 0, ink.shape[1], line.text.strip()
+    if len(words[0]) == 1 and (cut := _glyph_cut(runs, ih)) is not None:
+        lo, text, words = runs[cut][0], text.split(None, 1)[1], words[1:]
+        runs = runs[cut:]
+    if len(words) >= 2 and len(words[-1]) == 1:
+        mirrored = [(ink.shape[1] - b, ink.shape[1] - a) for a, b in reversed(runs)]
+        if (cut := _glyph_cut(mirrored, ih)) is not None:
+            hi, text = ink.shape[1] - mirrored[cut][0], text.rsplit(None, 1)[0]
+    if (lo, hi) == (0, ink.shape[1]):
+        return line
+    kept = np.zeros_like(ink)
+    kept[:, lo:hi] = ink[:, lo:hi]
+    extent = _extent(kept, x0, y0)
+    if extent is None:
+        return line
+    return TextLine(text, _padded(pixels, line.box, extent), line.score)
+
+
 def settle_boxes(pixels: RGB, lines: Sequence[TextLine]) -> list[TextLine]:
-    """``lines`` with their boxes set by their ink."""
-    return [TextLine(line.text, settled(pixels, line.box), line.score) for line in lines]
+    """``lines`` with their boxes set by their ink, icons read as letters left out."""
+    out = []
+    for line in lines:
+        line = without_glyphs(pixels, line)
+        out.append(TextLine(line.text, settled(pixels, line.box), line.score))
+    return out

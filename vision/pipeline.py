@@ -56,6 +56,7 @@ from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
+from screenpilot.vision.monograms import drop_glyph_reads, drop_monograms
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.pills import as_buttons
@@ -75,6 +76,9 @@ from screenpilot.vision.targets import with_targets
 from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
+
+#: Widgets whose drawing OCR may read as one character ("X", "%", "□").
+DRAWN = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.CHECK_BOX, ElementKind.SWITCH)
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
 Status = Literal["ran", "skipped", "unavailable", "failed"]
 T = TypeVar("T")
@@ -361,6 +365,10 @@ def assemble(
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
             overlays = find_overlays(pixels, pictures, texts)
             texts, widgets = drop_misreads(texts, overlays), widgets + overlays
+            avatars = [e for e in widgets if e.kind is ElementKind.IMAGE]
+            texts = drop_monograms(texts, avatars)  # a contact's initials in its avatar
+            drawn = [e for e in sure if e.kind in DRAWN]
+            texts = drop_glyph_reads(texts, drawn)  # an icon read as "X", a check box as "□"
         discs = find_discs(
             pixels,
             [e.box for e in texts],

@@ -141,11 +141,31 @@ def _item_band(e: Element, els: Sequence[Element]) -> tuple[int, int]:
     return e.box.y1, max([e.box.y2, *below[:1]])
 
 
+def _title_above(els: Sequence[Element], i: int) -> int:
+    """The title of the two-line item whose summary line is ``els[i]`` (a text that ends
+    less than half its height above it and starts where it starts), else ``i``."""
+    line = els[i].box
+    titles = [
+        j
+        for j, t in enumerate(els)
+        if j != i
+        and t.kind is ElementKind.TEXT
+        and t.text
+        and 0 <= line.y1 - t.box.y2 <= 0.5 * t.box.height
+        and abs(line.x1 - t.box.x1) <= 0.5 * t.box.height
+    ]
+    return max(titles, key=lambda j: els[j].box.y2) if titles else i
+
+
 def row_text(els: Sequence[Element], i: int) -> int:
     """An unlabelled icon at the start of a list row stands for the row: tap the row's
     text instead (the same row, what a person reads and taps): a line beside it that
-    overlaps it by half, or the title of a two-line item it is centred on."""
+    overlaps it by half, or the title of a two-line item it is centred on. A two-line
+    item's summary stands for its title too ("Bluetooth, pairing" under "Connected
+    devices": the same row)."""
     icon = els[i]
+    if icon.kind is ElementKind.TEXT:
+        return _title_above(els, i)
     if icon.text or icon.kind not in (ElementKind.ICON, ElementKind.IMAGE):
         return i
 

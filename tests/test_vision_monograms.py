@@ -1,0 +1,60 @@
+"""vision/monograms.py: an avatar's initials are the picture's, not a text."""
+
+from __future__ import annotations
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.monograms import drop_monograms
+
+AVATAR = Element(1, ElementKind.IMAGE, Box(42, 388, 147, 494))
+
+
+def _text(text: str, box: Box) -> Element:
+    return Element(0, ElementKind.TEXT, box, text=text)
+
+
+def test_initials_centred_on_an_avatar_are_dropped_and_the_name_beside_it_stays() -> None:
+    initial = _text("C", Box(72, 415, 116, 464))
+    name = _text("Carmen Diaz", Box(182, 415, 434, 461))
+    assert drop_monograms([initial, name], [AVATAR]) == [name]
+    assert drop_monograms([_text("CD", Box(66, 415, 122, 464)), name], [AVATAR]) == [name]
+
+
+def test_numbers_words_and_letters_off_centre_stay() -> None:
+    day = _text("12", Box(72, 415, 116, 464))  # a calendar's selected day in a disc
+    word = _text("Call", Box(50, 415, 140, 464))
+    corner = _text("C", Box(44, 390, 60, 410))  # a badge in the picture's corner
+    texts = [day, word, corner]
+    assert drop_monograms(texts, [AVATAR]) == texts
+
+
+def test_a_wide_picture_is_no_avatar() -> None:
+    banner = Element(1, ElementKind.IMAGE, Box(0, 388, 600, 494))
+    letter = _text("C", Box(278, 415, 322, 464))
+    assert drop_monograms([letter], [banner]) == [letter]
+
+
+def test_an_icon_read_as_one_character_is_dropped_but_not_a_badge_or_a_label() -> None:
+    from screenpilot.vision.monograms import drop_glyph_reads
+
+    icon = Element(2, ElementKind.ICON, Box(63, 872, 126, 934))
+    glyph = _text("X", Box(59, 868, 127, 935))
+    badge = _text("3", Box(100, 868, 127, 895))  # a count over the icon's corner
+    small = _text("A", Box(85, 893, 104, 912))  # a letter drawn small inside it
+    title = _text("Airplane mode", Box(178, 874, 468, 934))
+    kept = drop_glyph_reads([glyph, badge, small, title], [icon])
+    assert kept == [badge, small, title]
+    assert drop_glyph_reads([glyph], [icon]) == [glyph]  # an icon that leads no row
+    box = Element(3, ElementKind.CHECK_BOX, Box(933, 893, 993, 954))
+    drawn = _text("□", Box(928, 886, 999, 955))
+    assert drop_glyph_reads([drawn], [box]) == []  # a check box read as a character
+
+
+def test_a_letter_on_a_picture_that_leads_no_row_stays() -> None:
+    """A mode button's big "A" over its name "Automatic" is no avatar's initial, and a
+    CJK character has no case: neither is dropped."""
+    letter = _text("A", Box(72, 415, 116, 464))
+    under = _text("Automatic", Box(20, 510, 170, 550))
+    assert drop_monograms([letter, under], [AVATAR]) == [letter, under]
+    name = _text("Carmen Diaz", Box(182, 415, 434, 461))
+    cjk = _text("评", Box(72, 415, 116, 464))
+    assert drop_monograms([cjk, name], [AVATAR]) == [cjk, name]
