@@ -124,35 +124,32 @@ def beside_named(intent: TaskIntent, els: Sequence[Element], i: int) -> int:
     return min(after or same, key=lambda j: abs(els[j].box.center[1] - anchor))
 
 
+def _stacked(title: Element, summary: Element) -> bool:
+    """Whether ``summary`` is a text line stacked under ``title`` as one two-line item's:
+    it starts where ``title`` starts and less than half ``title``'s height below it."""
+    h = title.box.height
+    return (
+        summary is not title
+        and summary.kind is ElementKind.TEXT
+        and bool(summary.text)
+        and 0 <= summary.box.y1 - title.box.y2 <= 0.5 * h
+        and abs(summary.box.x1 - title.box.x1) <= 0.5 * h
+    )
+
+
 def _item_band(e: Element, els: Sequence[Element]) -> tuple[int, int]:
-    """The rows ``e`` spans with the summary line stacked under it, if one is (it starts
-    where ``e`` starts and less than half ``e``'s height below it): an icon centred on a
-    two-line item sits between its lines."""
-    h = e.box.height
-    below = [
-        o.box.y2
-        for o in els
-        if o is not e
-        and o.kind is ElementKind.TEXT
-        and o.text
-        and 0 <= o.box.y1 - e.box.y2 <= 0.5 * h
-        and abs(o.box.x1 - e.box.x1) <= 0.5 * h
-    ]
+    """The rows ``e`` spans with the summary line stacked under it, if one is: an icon
+    centred on a two-line item sits between its lines."""
+    below = [o.box.y2 for o in els if _stacked(e, o)]
     return e.box.y1, max([e.box.y2, *below[:1]])
 
 
 def _title_above(els: Sequence[Element], i: int) -> int:
-    """The title of the two-line item whose summary line is ``els[i]`` (a text that ends
-    less than half its height above it and starts where it starts), else ``i``."""
-    line = els[i].box
+    """The title of the two-line item whose summary line is ``els[i]``, else ``i``."""
     titles = [
         j
         for j, t in enumerate(els)
-        if j != i
-        and t.kind is ElementKind.TEXT
-        and t.text
-        and 0 <= line.y1 - t.box.y2 <= 0.5 * t.box.height
-        and abs(line.x1 - t.box.x1) <= 0.5 * t.box.height
+        if t.kind is ElementKind.TEXT and t.text and _stacked(t, els[i])
     ]
     return max(titles, key=lambda j: els[j].box.y2) if titles else i
 
