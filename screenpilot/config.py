@@ -67,9 +67,9 @@ DEFAULTS: dict[str, Option] = {
     ),
     "vision.ocr_det_model": Option(
         str,
-        "fp32",
-        "OCR's text detector: fp32 (rapidocr's own), int8 (rapidocr's quantised here: "
-        "describe ~1.9x faster, a few line boxes moved; models/MODELS.md) or an ONNX file",
+        "int8",
+        "OCR's text detector: int8 (rapidocr's quantised here, the default: describe "
+        "~1.6x faster), fp32 (rapidocr's own float one; models/MODELS.md) or an ONNX file",
     ),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),

@@ -127,8 +127,11 @@ def test_ocr_det_model_reaches_the_ocr_engine(
 
     assert OCR_DET_MODEL_VAR == DET_MODEL_ENV
     monkeypatch.setenv(DET_MODEL_ENV, "")  # restored when the test ends
-    assert load_config(path=tmp_path / "none.toml", env={})["vision.ocr_det_model"] == "fp32"
+    assert load_config(path=tmp_path / "none.toml", env={})["vision.ocr_det_model"] == "int8"
     cfg = load_config({"vision.ocr_det_model": "int8"}, path=tmp_path / "none.toml", env={})
     use_configured_models(cfg)
     backend = RapidOcrBackend()
     assert backend.det_model is not None and backend.det_model.name == "ocr_det_int8.onnx"
+    cfg = load_config({"vision.ocr_det_model": "fp32"}, path=tmp_path / "none.toml", env={})
+    use_configured_models(cfg)
+    assert RapidOcrBackend().det_model is None  # rapidocr's own float detector

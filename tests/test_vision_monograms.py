@@ -58,3 +58,37 @@ def test_a_letter_on_a_picture_that_leads_no_row_stays() -> None:
     name = _text("Carmen Diaz", Box(182, 415, 434, 461))
     cjk = _text("评", Box(72, 415, 116, 464))
     assert drop_monograms([cjk, name], [AVATAR]) == [cjk, name]
+
+
+def test_a_toolbar_button_read_as_one_letter_is_dropped_but_not_a_keyboard_key() -> None:
+    """NetGuard's back arrow read as "K" (a button that leads the title "Settings")
+    loses the read; a key that leads only another key's letter keeps its own."""
+    from screenpilot.vision.monograms import drop_glyph_reads
+
+    back = Element(4, ElementKind.BUTTON, Box(0, 74, 159, 241))
+    k = _text("K", Box(58, 136, 100, 180))
+    title = _text("Settings", Box(166, 119, 412, 203))
+    assert drop_glyph_reads([k, title], [back]) == [title]
+    key_q = Element(5, ElementKind.BUTTON, Box(0, 1700, 108, 1850))
+    q = _text("Q", Box(36, 1750, 72, 1800))
+    w = _text("W", Box(144, 1750, 180, 1800))
+    assert drop_glyph_reads([q, w], [key_q]) == [q, w]
+    word = _text("OK", Box(40, 136, 120, 180))  # a label of two letters stays
+    assert drop_glyph_reads([word, title], [back]) == [word, title]
+
+
+def test_an_arrow_read_as_a_letter_beside_a_title_gives_way_to_the_icon_found_there() -> None:
+    """With no button from the detector, "K" beside "Settings" is let through to the
+    search for icons; an icon found under it replaces it, else the read stays and an
+    icon overlapping it goes."""
+    from screenpilot.vision.monograms import settle_title_glyphs, title_glyphs
+
+    k = _text("K", Box(58, 136, 100, 180))
+    title = _text("Settings", Box(166, 119, 412, 203))
+    far = _text("Settings", Box(400, 119, 646, 203))  # a title far away: no toolbar pair
+    assert title_glyphs([k, title]) == [k]
+    assert title_glyphs([k, far]) == [] and title_glyphs([_text("7", k.box), title]) == []
+    arrow = Element(9, ElementKind.ICON, Box(60, 138, 98, 178))
+    assert settle_title_glyphs([k, title], [k], [arrow]) == ([title], [arrow])
+    beside = Element(9, ElementKind.ICON, Box(80, 140, 130, 178))  # overlaps, not under
+    assert settle_title_glyphs([k, title], [k], [beside]) == ([k, title], [])

@@ -114,8 +114,8 @@ def test_lines_are_found_small_and_read_large(monkeypatch: pytest.MonkeyPatch) -
 def test_the_int8_text_detector_reads_what_the_float_one_reads(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """``vision.ocr_det_model``: fp32 (rapidocr's own, the default), int8 (the shipped
-    quantised detector) or a file; both read the same lines of a real screen, in boxes
+    """``vision.ocr_det_model``: int8 (the shipped quantised detector, the default),
+    fp32 (rapidocr's own) or a file; both read the same lines of a real screen, in boxes
     within a few pixels of each other; a missing file is an error that says what to set."""
     from screenpilot.vision.ocr import (
         DET_MODEL_ENV,
@@ -127,9 +127,9 @@ def test_the_int8_text_detector_reads_what_the_float_one_reads(
     from screenpilot.vision.shipped import MODELS_DIR
 
     monkeypatch.delenv(DET_MODEL_ENV, raising=False)
-    assert det_model_path() is None and wheel_det_model().is_file()
-    assert det_model_path("int8") == MODELS_DIR / INT8_DET_FILE
-    int8, fp32 = RapidOcrBackend(det_model="int8"), RapidOcrBackend()
+    assert det_model_path() == MODELS_DIR / INT8_DET_FILE and wheel_det_model().is_file()
+    assert det_model_path("fp32") is None
+    int8, fp32 = RapidOcrBackend(), RapidOcrBackend(det_model="fp32")
     assert int8.det_model == MODELS_DIR / INT8_DET_FILE and fp32.det_model is None
     assert int8._params()["Det.model_path"] == str(MODELS_DIR / INT8_DET_FILE)
     assert "Det.model_path" not in fp32._params()

@@ -19,13 +19,25 @@ An icon beside a row's title (a settings row's airplane or battery glyph) is now
 then read as one character ("X", "%") at a score near OCR's threshold, by one text
 detector and not the other, and so is a check box ("□"). Where the detector found
 such a widget there (:data:`screenpilot.vision.pipeline.DRAWN`: a check box, a switch,
-or an icon or an image that leads a row as an avatar does), :func:`drop_glyph_reads`
-leaves out the read: one character
-that is a Latin letter or a symbol (not a digit, which a badge's count is, nor a CJK
-character, which may be a label drawn in a square), its centre on the widget, its box
-covering at least ``COVERS`` of the widget's (the read is the drawing itself, not a
-letter inside a larger picture). A round button's "A" with its name "Automatic" under
-it leads no row and stays its text.
+an icon or an image that leads a row as an avatar does), :func:`drop_glyph_reads`
+leaves out the read: one character that is a Latin letter or a symbol (not a digit,
+which a badge's count is, nor a CJK character, which may be a label drawn in a
+square), its centre on the widget, its box covering at least ``COVERS`` of the
+widget's (the read is the drawing itself, not a letter inside a larger picture). A
+round button's "A" with its name "Automatic" under it leads no row and stays its text.
+
+A toolbar's back arrow is a button, not an icon, and is read now and then as "K" (the
+int8 text detector's line over it, read at 0.92). A button that leads a row whose
+text is a title (at least ``TITLE_CHARS`` characters: a toolbar's "Settings") loses a
+one-character read centred on it (within ``CENTRED`` of its side), however little of it
+the read covers; a keyboard's key leads only another key's letter and keeps its own.
+
+Where the detector found no button there, the read hides the arrow from the search
+for icons the detector missed (which looks where no text is): :func:`title_glyphs`
+names such reads (one character leading a title within ``TITLE_GAP`` of its sides), the
+pipeline lets that search look under them, and :func:`settle_title_glyphs` leaves out
+a read whose centre lies on an icon found there (else the read stays, and an icon
+overlapping it goes).
 
     >>> texts = drop_monograms(texts, pictures)   # doctest: +SKIP
     >>> texts = drop_glyph_reads(texts, drawn)   # doctest: +SKIP
@@ -45,6 +57,11 @@ CENTRED = 0.2
 SQUARE = 1.25
 #: A drawing's read covers at least this share of the widget's box.
 COVERS = 0.5
+#: A button leads a title: a text of at least this many characters right of it.
+TITLE_CHARS = 3
+#: A read leads a title starting within this many of its sides right of it (a
+#: toolbar's back arrow and its title: 1.3 arrow widths apart).
+TITLE_GAP = 2.0
 
 
 def _initials(text: str) -> bool:
@@ -65,12 +82,14 @@ def _on_avatar(text: Box, picture: Box) -> bool:
     )
 
 
-def _leads_row(picture: Box, texts: Sequence[Element]) -> bool:
-    """Whether a text starts right of ``picture``, on its row, within one side of it."""
+def _leads_row(picture: Box, texts: Sequence[Element], chars: int = 1, gap: float = 1.0) -> bool:
+    """Whether a text (of at least ``chars`` characters) starts right of ``picture``, on
+    its row, within ``gap`` of its sides."""
     side = min(picture.width, picture.height)
     return any(
-        0 <= t.box.x1 - picture.x2 <= side
+        0 <= t.box.x1 - picture.x2 <= gap * side
         and min(t.box.y2, picture.y2) - max(t.box.y1, picture.y1) >= 0.5 * t.box.height
+        and len((t.text or "").strip()) >= chars
         for t in texts
     )
 
@@ -85,23 +104,69 @@ def drop_monograms(texts: Sequence[Element], pictures: Sequence[Element]) -> lis
     ]
 
 
-def _glyph_read(text: Element, drawn: Box) -> bool:
+def _one_glyph(text: Element) -> bool:
+    """One character that a drawing may be read as: a Latin letter or a symbol."""
     t = (text.text or "").strip()
+    return len(t) == 1 and not t.isdigit() and (t.isascii() or not t.isalpha())
+
+
+def _glyph_read(text: Element, drawn: Box) -> bool:
     return (
-        len(t) == 1
-        and not t.isdigit()
-        and (t.isascii() or not t.isalpha())
+        _one_glyph(text)
         and drawn.contains(*text.box.center)
         and text.box.intersection(drawn) >= COVERS * drawn.area
     )
 
 
+def _centred_read(text: Element, button: Box) -> bool:
+    side = min(button.width, button.height)
+    (tx, ty), (bx, by) = text.box.center, button.center
+    return (
+        _one_glyph(text)
+        and abs(tx - bx) <= CENTRED * side
+        and abs(ty - by) <= CENTRED * side
+        and text.box.intersection(button) >= 0.9 * text.box.area
+    )
+
+
 def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list[Element]:
     """``texts`` without a widget's drawing read as one character (see the module
-    docstring): a check box's or a switch's, or a picture's that leads a row."""
+    docstring): a check box's or a switch's, a picture's that leads a row, or a
+    button's that leads a title."""
     boxes = [
         d.box
         for d in drawn
-        if d.kind in (ElementKind.CHECK_BOX, ElementKind.SWITCH) or _leads_row(d.box, texts)
+        if d.kind in (ElementKind.CHECK_BOX, ElementKind.SWITCH)
+        or (d.kind is not ElementKind.BUTTON and _leads_row(d.box, texts))
     ]
-    return [t for t in texts if not any(_glyph_read(t, b) for b in boxes)]
+    buttons = [
+        d.box
+        for d in drawn
+        if d.kind is ElementKind.BUTTON and _leads_row(d.box, texts, TITLE_CHARS)
+    ]
+    return [
+        t
+        for t in texts
+        if not any(_glyph_read(t, b) for b in boxes)
+        and not any(_centred_read(t, b) for b in buttons)
+    ]
+
+
+def title_glyphs(texts: Sequence[Element]) -> list[Element]:
+    """The one-character reads of ``texts`` (a Latin letter or a symbol) that lead a
+    title (see the module docstring): an arrow read as "K" beside a toolbar's title."""
+    return [t for t in texts if _one_glyph(t) and _leads_row(t.box, texts, TITLE_CHARS, TITLE_GAP)]
+
+
+def settle_title_glyphs(
+    texts: Sequence[Element], glyphs: Sequence[Element], icons: Sequence[Element]
+) -> tuple[list[Element], list[Element]]:
+    """(``texts``, ``icons``) with each read of ``glyphs`` whose centre lies on one of
+    ``icons`` left out (the icon was read as a letter), and each icon that overlaps a
+    read of ``glyphs`` left in the texts left out (the letter was read as an icon)."""
+    drop = [g for g in glyphs if any(i.box.contains(*g.box.center) for i in icons)]
+    kept = [g.box for g in glyphs if g not in drop]
+    return (
+        [t for t in texts if t not in drop],
+        [i for i in icons if not any(k.intersection(i.box) > 0.1 * i.box.area for k in kept)],
+    )

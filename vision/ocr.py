@@ -16,15 +16,14 @@ lines: measured side by side on the 394 held-out real screens of ``bench/real.py
 (2026-12-04, one thread), describe took 1.50 s a screen and hit 0.902 of the tap
 targets at 720, 0.97 s and 0.899 at 480; on 200 screens of the harvest's train apps
 hit 0.903 at 720, 0.892 at 540 and 0.889 at 480 (single small digits are missed).
-The text detector's weights are rapidocr's own by default; ``vision.ocr_det_model=int8``
-(variable ``SCREENPILOT_VISION_OCR_DET_MODEL``; or a path to an ONNX file) loads the
-same detector quantised to int8 here (``models/ocr_det_int8.onnx``, ``screenpilot
-export ocr-det``): it runs ~4x faster (887 -> 213 ms a 720-wide screen, one thread)
-and describe ~1.9x (1.50 -> 0.81 s on the held-out real screens, hit 0.902 -> 0.901),
-with the same texts within 0.2 points; its line boxes move by a few pixels, which
-flips a few borderline decisions on the simulator (text-widget matching 0.532 ->
-0.529, text elements matched 0.618 -> 0.589), so it is a setting, not the default
-(models/MODELS.md). The recogniser
+The text detector's weights are rapidocr's own detector quantised to int8 here by
+default (``models/ocr_det_int8.onnx``, ``screenpilot export ocr-det``; the
+``vision.ocr_det_model`` setting, variable ``SCREENPILOT_VISION_OCR_DET_MODEL``, takes
+``int8``, ``fp32`` for the wheel's own float detector, or a path to an ONNX file): it
+runs ~4x faster than the float one (887 -> 213 ms a 720-wide screen, one thread) and
+describe ~1.6x, with the same texts within 0.2 points and line boxes a few pixels
+apart; since stop 39 describe's figures on the simulator, the held-out real screens
+and the task suite are level with the float detector's (models/MODELS.md). The recogniser
 stays float: quantised, it changed a fifth of the lines it read and gained 1.2x.
 Neither detector nor recogniser upscales further
 (``limit_type=max``). Images much taller
@@ -71,11 +70,11 @@ DEFAULT_MAX_WIDTH = 720
 DEFAULT_DET_WIDTH = 720
 #: ... unless this variable says otherwise (``vision.ocr_det_width`` sets it).
 DET_WIDTH_ENV = "SCREENPILOT_VISION_OCR_DET_WIDTH"
-#: The text detector's weights: ``fp32`` (the default: the wheel's own), ``int8`` (the
-#: wheel's detector quantised here, ``models/ocr_det_int8.onnx``) or a path to an ONNX
+#: The text detector's weights: ``int8`` (the default: the wheel's detector quantised
+#: here, ``models/ocr_det_int8.onnx``), ``fp32`` (the wheel's own) or a path to an ONNX
 #: file (``vision.ocr_det_model`` sets this variable).
 DET_MODEL_ENV = "SCREENPILOT_VISION_OCR_DET_MODEL"
-DEFAULT_DET_MODEL = "fp32"
+DEFAULT_DET_MODEL = "int8"
 #: The shipped int8 text detector (``screenpilot export ocr-det`` writes it).
 INT8_DET_FILE = "ocr_det_int8.onnx"
 #: The detector inside the rapidocr wheel (PP-OCRv6 small, Apache-2.0).
@@ -193,7 +192,7 @@ def wheel_det_model() -> Path:
 
 def det_model_path(choice: str | None = None) -> Path | None:
     """The text detector to load for ``choice`` (default: ``$SCREENPILOT_VISION_OCR_DET_MODEL``,
-    else ``fp32``): ``None`` for the wheel's own (``fp32``), the shipped int8 file, or a
+    else ``int8``): ``None`` for the wheel's own (``fp32``), the shipped int8 file, or a
     path, which must exist."""
     raw = (os.environ.get(DET_MODEL_ENV, "") if choice is None else choice).strip()
     raw = raw or DEFAULT_DET_MODEL
@@ -347,8 +346,8 @@ class RapidOcrBackend:
 
     ``rec_cache``: how many recognition results :class:`RecognitionCache` (``cache``)
     keeps (0: no cache; only used with ``rec_batch`` 1, where it cannot change a result).
-    ``det_model``: the text detector (:func:`det_model_path`: ``fp32`` by default,
-    ``int8`` or a path); ``None`` reads ``vision.ocr_det_model``'s variable.
+    ``det_model``: the text detector (:func:`det_model_path`: ``int8`` by default,
+    ``fp32`` or a path); ``None`` reads ``vision.ocr_det_model``'s variable.
     """
 
     name = "rapidocr"

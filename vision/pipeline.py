@@ -56,7 +56,12 @@ from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
-from screenpilot.vision.monograms import drop_glyph_reads, drop_monograms
+from screenpilot.vision.monograms import (
+    drop_glyph_reads,
+    drop_monograms,
+    settle_title_glyphs,
+    title_glyphs,
+)
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.pills import as_buttons
@@ -77,8 +82,14 @@ from screenpilot.vision.textgaps import split_wide_gaps
 
 log = logging.getLogger("screenpilot.vision")
 
-#: Widgets whose drawing OCR may read as one character ("X", "%", "□").
-DRAWN = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.CHECK_BOX, ElementKind.SWITCH)
+#: Widgets whose drawing OCR may read as one character ("X", "%", "□", a back arrow "K").
+DRAWN = (
+    ElementKind.ICON,
+    ElementKind.IMAGE,
+    ElementKind.CHECK_BOX,
+    ElementKind.SWITCH,
+    ElementKind.BUTTON,
+)
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
 Status = Literal["ran", "skipped", "unavailable", "failed"]
 T = TypeVar("T")
@@ -354,9 +365,11 @@ def assemble(
         widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], w)
         if "detect" in stages:  # icons the detector missed, as blobs of ink
             # (inside a field too: a search bar's back arrow, a clear or voice button)
-            known = [e.box for e in texts] + [r.box for r in bar_regions]
+            lone = title_glyphs(texts)  # an arrow read as "K" hides no icon from the search
+            known = [e.box for e in texts if e not in lone] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
             blobs = find_icons(pixels, known, [content_area(w, h)], [e.box for e in texts])
+            texts, blobs = settle_title_glyphs(texts, lone, blobs)
             texts = trim_dots(texts, blobs)
             numbers, blobs = read_glyphs(pixels, blobs, reader)  # a lone "1" the OCR missed
             texts, widgets = texts + numbers, widgets + blobs
