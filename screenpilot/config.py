@@ -69,7 +69,8 @@ DEFAULTS: dict[str, Option] = {
         str,
         "int8",
         "OCR's text detector: int8 (rapidocr's quantised here, the default: describe "
-        "~1.6x faster), fp32 (rapidocr's own float one; models/MODELS.md) or an ONNX file",
+        "1.2-1.9x faster, by CPU), fp32 (rapidocr's own float one; models/MODELS.md) "
+        "or an ONNX file",
     ),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),

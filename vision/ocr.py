@@ -20,13 +20,14 @@ The text detector's weights are rapidocr's own detector quantised to int8 here b
 default (``models/ocr_det_int8.onnx``, ``screenpilot export ocr-det``; the
 ``vision.ocr_det_model`` setting, variable ``SCREENPILOT_VISION_OCR_DET_MODEL``, takes
 ``int8``, ``fp32`` for the wheel's own float detector, or a path to an ONNX file): it
-runs ~4x faster than the float one (887 -> 213 ms a 720-wide screen, one thread) and
-describe ~1.6x, with the same texts within 0.2 points and line boxes a few pixels
-apart; since stop 39 describe's figures on the simulator, the held-out real screens
-and the task suite are level with the float detector's (models/MODELS.md). The recogniser
-stays float: quantised, it changed a fifth of the lines it read and gained 1.2x.
-Neither detector nor recogniser upscales further
-(``limit_type=max``). Images much taller
+runs ~4x faster than the float one on an Intel Xeon with AMX (887 -> 213 ms a
+720-wide screen, one thread; describe 1.50 -> 0.81 s a held-out real screen) and less
+on an AMD EPYC without it (describe 0.94 -> 0.81 s), with the same texts within 0.2
+points and line boxes a few pixels apart; since stop 39 describe's figures on the
+simulator, the held-out real screens and the task suite are level with the float
+detector's (models/MODELS.md). The recogniser stays float: quantised, it changed a
+fifth of the lines it read and gained 1.2x. Neither detector nor recogniser upscales
+further (``limit_type=max``). Images much taller
 than wide (stitched long screenshots) are read in overlapping tiles so their
 text is not shrunk into illegibility. The angle classifier is off: screen text
 is upright. Lines are recognised one at a time (``rec_batch=1``): in a batch,

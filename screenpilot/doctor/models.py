@@ -118,7 +118,7 @@ def check_ocr() -> Check:
         return ok(
             "ocr",
             f"rapidocr's own text detector {path.name} ({_size(path)}, float32) loads; "
-            "--set vision.ocr_det_model=int8 (the default) makes describe ~1.6x faster",
+            "--set vision.ocr_det_model=int8 (the default) makes describe 1.2-1.9x faster",
         )
     return _report("ocr", backend.det_model, loaded=True, why="")
 
