@@ -161,9 +161,9 @@ def title_glyphs(texts: Sequence[Element]) -> list[Element]:
 def settle_title_glyphs(
     texts: Sequence[Element], glyphs: Sequence[Element], icons: Sequence[Element]
 ) -> tuple[list[Element], list[Element]]:
-    """(``texts``, ``icons``) with each read of ``glyphs`` whose centre lies on one of
-    ``icons`` left out (the icon was read as a letter), and each icon that overlaps a
-    read of ``glyphs`` left in the texts left out (the letter was read as an icon)."""
+    """(``texts``, ``icons``): a read of ``glyphs`` whose centre lies on one of ``icons``
+    is left out of the texts (the icon was read as a letter); an icon overlapping a read
+    of ``glyphs`` that stays is left out of the icons (the letter was found as an icon)."""
     drop = [g for g in glyphs if any(i.box.contains(*g.box.center) for i in icons)]
     kept = [g.box for g in glyphs if g not in drop]
     return (
