@@ -88,3 +88,15 @@ def test_the_corner_of_a_buttons_outline_is_not_ink() -> None:
     loose = Box(180, 60, 430, 165)
     pixels[60:62, 180:200] = 20  # the outline's rounded corner, inside the loose box
     assert settled(pixels, loose) == _expected()
+
+
+def test_ink_that_ends_at_the_boxs_bottom_is_padded_as_if_the_box_were_looser() -> None:
+    """A box whose bottom is the ink's last row cuts nothing: it gets the box a looser
+    one gives (the int8 text detector's boxes now and then end on a descender's last
+    row); ink that runs on below the edge keeps the detector's edge."""
+    pixels = _page()
+    flush = Box(190, 92, 410, INK.y2)  # nothing below the edge: the ink ends there
+    assert settled(pixels, flush) == settled(pixels, Box(190, 92, 410, INK.y2 + 12))
+    assert settled(pixels, flush) == _expected()
+    pixels[INK.y2 : INK.y2 + 6, 260:263] = 20  # a tail the edge cut off
+    assert settled(pixels, flush).y2 == INK.y2

@@ -9,7 +9,9 @@ grey level differs from the box's median by more than ``INK``) grown by ``PAD`` 
 heights on each side (left, top, right, bottom: the float detector's median margins on
 the simulator's screens, 0.28 / 0.28 / 0.23 / 0.20), so the same ink gives the same box
 whichever detector found it. A side whose ink touches the box's edge (a border or a
-picture under the line) keeps the detector's edge, and a line with too little ink to
+picture under the line) keeps the detector's edge; at the top or bottom only where the
+ink runs on past it (ink that ends on the edge's row, as a descender under a tight
+box does, is padded as if the box were looser). A line with too little ink to
 measure (``MIN_INK`` px high) keeps its box; a column inked over ``BORDER`` of the box's
 height (a field's border, a divider) is not ink, nor is a sliver at the box's edge
 apart from the rest (``EDGE_SHARE`` of the ink at most, ``EDGE_GAP`` ink heights
@@ -115,14 +117,40 @@ def ink_box(pixels: RGB, box: Box) -> Box | None:
     return None if found is None else _extent(*found)
 
 
+def _inked(pixels: RGB, rows: slice, cols: slice, median: float) -> bool:
+    """Whether ``pixels[rows, cols]`` holds ink (a grey level ``INK`` from ``median``)."""
+    part = pixels[rows, cols].astype(np.float32)
+    grey = part.mean(axis=-1) if part.ndim == 3 else part
+    return bool(part.size) and bool((np.abs(grey - median) > INK).any())
+
+
+def _cut(pixels: RGB, box: Box, ink: Box) -> tuple[bool, bool, bool, bool]:
+    """Which sides of ``box`` (left, top, right, bottom) cut the ink: it reaches the
+    edge and, at the top or bottom, runs on in the row just outside it (a border, a
+    picture under the line, descenders the box cut). Ink that merely ends at the top or
+    bottom edge is not cut. At the left and right, reaching the edge is enough (the
+    column just outside may fall between two letters)."""
+    h, w = pixels.shape[:2]
+    x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
+    top, bottom = ink.y1 <= y1, ink.y2 >= y2
+    if (top and y1 > 0) or (bottom and y2 < h):
+        crop = pixels[y1:y2, x1:x2].astype(np.float32)
+        median = float(np.median(crop.mean(axis=2) if crop.ndim == 3 else crop))
+        cols = slice(ink.x1, ink.x2)
+        top = top and (y1 == 0 or _inked(pixels, slice(y1 - 1, y1), cols, median))
+        bottom = bottom and (y2 == h or _inked(pixels, slice(y2, y2 + 1), cols, median))
+    return ink.x1 <= x1, top, ink.x2 >= x2, bottom
+
+
 def _padded(pixels: RGB, box: Box, ink: Box) -> Box:
     h, w = pixels.shape[:2]
     ih = ink.height
     left, top, right, bottom = (round(p * ih) for p in PAD)
-    x1 = box.x1 if ink.x1 <= max(0, box.x1) else max(0, ink.x1 - left)
-    y1 = box.y1 if ink.y1 <= max(0, box.y1) else max(0, ink.y1 - top)
-    x2 = box.x2 if ink.x2 >= min(w, box.x2) else min(w, ink.x2 + right)
-    y2 = box.y2 if ink.y2 >= min(h, box.y2) else min(h, ink.y2 + bottom)
+    cut_left, cut_top, cut_right, cut_bottom = _cut(pixels, box, ink)
+    x1 = box.x1 if cut_left else max(0, ink.x1 - left)
+    y1 = box.y1 if cut_top else max(0, ink.y1 - top)
+    x2 = box.x2 if cut_right else min(w, ink.x2 + right)
+    y2 = box.y2 if cut_bottom else min(h, ink.y2 + bottom)
     return Box(x1, y1, x2, y2)
 
 
