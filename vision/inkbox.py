@@ -30,6 +30,7 @@ box, as a detector that found the words alone would.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,20 @@ GLYPH_WIDE = 1.6
 Mask = npt.NDArray[np.bool_]
 
 
+class Ink(NamedTuple):
+    """The ink inside a box: its mask, the crop's origin and the crop's median grey."""
+
+    mask: Mask
+    x0: int
+    y0: int
+    median: float
+
+
+def _grey(part: RGB) -> npt.NDArray[np.float32]:
+    as_float = part.astype(np.float32)
+    return as_float.mean(axis=-1) if as_float.ndim == 3 else as_float
+
+
 def _drop_edge_slivers(ink: Mask, axis: int, ref: int) -> None:
     """Clear a first or last run (of rows: ``axis`` 1, of columns: 0) that touches the
     mask's edge, holds at most ``EDGE_SHARE`` of the ink and lies ``EDGE_GAP`` * ``ref``
@@ -84,16 +99,16 @@ def _clear(ink: Mask, axis: int, a: int, b: int) -> None:
         ink[:, a:b] = False
 
 
-def _ink_mask(pixels: RGB, box: Box) -> tuple[Mask, int, int] | None:
-    """The ink inside ``box`` (borders and edge slivers cleared) with the crop's origin;
-    None when the box is too small to hold a line."""
+def _ink_mask(pixels: RGB, box: Box) -> Ink | None:
+    """The ink inside ``box`` (borders and edge slivers cleared); None when the box is
+    too small to hold a line."""
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
     if x2 - x1 < 2 or y2 - y1 < MIN_INK:
         return None
-    crop = pixels[y1:y2, x1:x2].astype(np.float32)
-    grey = crop.mean(axis=2) if crop.ndim == 3 else crop
-    ink = np.abs(grey - float(np.median(grey))) > INK
+    grey = _grey(pixels[y1:y2, x1:x2])
+    median = float(np.median(grey))
+    ink = np.abs(grey - median) > INK
     ink[:, ink.sum(axis=0) >= BORDER * ink.shape[0]] = False  # a border across the line
     runs = true_runs(ink.any(axis=1))
     if runs:  # the rows' longest run: the letters' height, a sliver's apart
@@ -101,7 +116,7 @@ def _ink_mask(pixels: RGB, box: Box) -> tuple[Mask, int, int] | None:
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size:
         _drop_edge_slivers(ink, 0, int(rows[-1]) + 1 - int(rows[0]))
-    return ink, x1, y1
+    return Ink(ink, x1, y1, median)
 
 
 def _extent(ink: Mask, x0: int, y0: int) -> Box | None:
@@ -114,39 +129,35 @@ def _extent(ink: Mask, x0: int, y0: int) -> Box | None:
 def ink_box(pixels: RGB, box: Box) -> Box | None:
     """The box of the ink inside ``box`` (None: none, or too little to measure)."""
     found = _ink_mask(pixels, box)
-    return None if found is None else _extent(*found)
+    return None if found is None else _extent(found.mask, found.x0, found.y0)
 
 
 def _inked(pixels: RGB, rows: slice, cols: slice, median: float) -> bool:
     """Whether ``pixels[rows, cols]`` holds ink (a grey level ``INK`` from ``median``)."""
-    part = pixels[rows, cols].astype(np.float32)
-    grey = part.mean(axis=-1) if part.ndim == 3 else part
-    return bool(part.size) and bool((np.abs(grey - median) > INK).any())
+    grey = _grey(pixels[rows, cols])
+    return bool(grey.size) and bool((np.abs(grey - median) > INK).any())
 
 
-def _cut(pixels: RGB, box: Box, ink: Box) -> tuple[bool, bool, bool, bool]:
+def _cut(pixels: RGB, box: Box, ink: Box, median: float) -> tuple[bool, bool, bool, bool]:
     """Which sides of ``box`` (left, top, right, bottom) cut the ink: it reaches the
     edge and, at the top or bottom, runs on in the row just outside it (a border, a
     picture under the line, descenders the box cut). Ink that merely ends at the top or
     bottom edge is not cut. At the left and right, reaching the edge is enough (the
-    column just outside may fall between two letters)."""
+    column just outside may fall between two letters). ``median``: the grey level of
+    the page inside ``box``."""
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
-    top, bottom = ink.y1 <= y1, ink.y2 >= y2
-    if (top and y1 > 0) or (bottom and y2 < h):
-        crop = pixels[y1:y2, x1:x2].astype(np.float32)
-        median = float(np.median(crop.mean(axis=2) if crop.ndim == 3 else crop))
-        cols = slice(ink.x1, ink.x2)
-        top = top and (y1 == 0 or _inked(pixels, slice(y1 - 1, y1), cols, median))
-        bottom = bottom and (y2 == h or _inked(pixels, slice(y2, y2 + 1), cols, median))
+    cols = slice(ink.x1, ink.x2)
+    top = ink.y1 <= y1 and (y1 == 0 or _inked(pixels, slice(y1 - 1, y1), cols, median))
+    bottom = ink.y2 >= y2 and (y2 == h or _inked(pixels, slice(y2, y2 + 1), cols, median))
     return ink.x1 <= x1, top, ink.x2 >= x2, bottom
 
 
-def _padded(pixels: RGB, box: Box, ink: Box) -> Box:
+def _padded(pixels: RGB, box: Box, ink: Box, median: float) -> Box:
     h, w = pixels.shape[:2]
     ih = ink.height
     left, top, right, bottom = (round(p * ih) for p in PAD)
-    cut_left, cut_top, cut_right, cut_bottom = _cut(pixels, box, ink)
+    cut_left, cut_top, cut_right, cut_bottom = _cut(pixels, box, ink, median)
     x1 = box.x1 if cut_left else max(0, ink.x1 - left)
     y1 = box.y1 if cut_top else max(0, ink.y1 - top)
     x2 = box.x2 if cut_right else min(w, ink.x2 + right)
@@ -156,8 +167,9 @@ def _padded(pixels: RGB, box: Box, ink: Box) -> Box:
 
 def settled(pixels: RGB, box: Box) -> Box:
     """``box`` set by its ink (see the module docstring)."""
-    ink = ink_box(pixels, box)
-    return box if ink is None else _padded(pixels, box, ink)
+    found = _ink_mask(pixels, box)
+    ink = None if found is None else _extent(found.mask, found.x0, found.y0)
+    return box if found is None or ink is None else _padded(pixels, box, ink, found.median)
 
 
 def _glyph_cut(runs: list[tuple[int, int]], ih: int) -> int | None:
@@ -180,7 +192,7 @@ def without_glyphs(pixels: RGB, line: TextLine) -> TextLine:
     found = _ink_mask(pixels, line.box)
     if found is None:
         return line
-    ink, x0, y0 = found
+    ink, x0, y0, median = found
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size == 0:
         return line
@@ -201,7 +213,7 @@ def without_glyphs(pixels: RGB, line: TextLine) -> TextLine:
     extent = _extent(kept, x0, y0)
     if extent is None:
         return line
-    return TextLine(text, _padded(pixels, line.box, extent), line.score)
+    return TextLine(text, _padded(pixels, line.box, extent, median), line.score)
 
 
 def settle_boxes(pixels: RGB, lines: Sequence[TextLine]) -> list[TextLine]:
