@@ -332,3 +332,24 @@ def test_an_icon_in_a_dense_list_takes_the_line_beside_it_not_the_lists_first() 
     ]
     out = with_targets([*icons, *lines], w, 1000)
     assert [out[0].caption, out[1].caption] == ["blog", "cooking"]
+
+
+def test_rows_as_evenly_spaced_as_their_lines_are_told_apart_by_their_leading_pictures() -> None:
+    # AeonDroid's moon phases: a name over a date, each row led by the moon's picture;
+    # the gap from a date to the next name is the gap from a name to its date
+    rows = []
+    for k, (name, date) in enumerate([("New Moon", "2023-10-15"), ("Full Moon", "2023-10-29")]):
+        y = 307 + 162 * k
+        rows.append(Element(0, ElementKind.IMAGE, Box(0, y, 143, y + 142)))
+        rows.append(_text((136, y, 469, y + 71), name))
+        rows.append(_text((136, y + 86, 631, y + 145), date))
+    third = _text((136, 631, 700, 702), "First Quarter Moon")
+    out = with_targets([*rows, third], W, H)
+    first, second = out[1].target, out[4].target
+    assert first is not None and second is not None
+    assert out[2].target == first and out[5].target == second and first != second
+    assert first.y2 <= second.y1 + 1
+    assert first.y1 <= 307 and first.y2 >= 307 + 145 and second.y2 >= 469 + 145
+    # one picture beside a stack of lines (a paragraph by an avatar) keeps them together
+    one = with_targets([rows[0], rows[1], rows[2], _text((136, 469, 600, 540), "more")], W, H)
+    assert one[1].target == one[2].target == one[3].target

@@ -102,6 +102,9 @@ TILE_PAD_DP = 8.0
 #: ends at most ``LEAD_GAP_DP`` before the row's lines start.
 LEAD_DP = 48.0
 LEAD_GAP_DP = 40.0
+#: Two or more pictures at least this share of a line tall, leading one item's lines,
+#: cut it into rows (:func:`split_by_leading_pictures`).
+LEAD_MIN_LINES = 0.6
 #: ... and is no app bar's navigation icon: one of these glyphs, or centred within
 #: ``APP_BAR_DP`` of the top (a status bar and a 64 dp app bar, with some to spare).
 NAVIGATION_GLYPHS = frozenset({"back", "menu", "close"})
@@ -143,7 +146,7 @@ def with_targets(
                 shape = _touch_square(i, boxes, dp, width, height)
             out[i] = dataclasses.replace(e, target=shape)
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
-    items = _items(texts, boxes, dp)
+    items = split_by_leading_pictures(_items(texts, boxes, dp), elements, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
     for k, item in enumerate(items):
         band = None
@@ -516,6 +519,45 @@ def _items(texts: list[int], boxes: Sequence[Box], dp: float) -> list[list[int]]
         else:
             items.append([i])
     return items
+
+
+def split_by_leading_pictures(
+    items: list[list[int]], elements: Sequence[Element], dp: float
+) -> list[list[int]]:
+    """``items`` with each one that two or more leading pictures share cut into one item
+    a picture. A list whose rows hold a title and a subtitle as evenly spaced as the
+    rows themselves (a moon phase over its date, row after row) reads as one stack of
+    lines; the picture each row starts with (an icon, an avatar: left of the lines,
+    within ``LEAD_GAP_DP``, ``LEAD_MIN_LINES`` of a line tall or more, at most
+    ``TILE_PICTURE_DP``) tells
+    the rows apart. Each line goes to the picture whose half-way marks to the pictures
+    above and below hold its centre."""
+    out: list[list[int]] = []
+    for item in items:
+        lines = [elements[i].box for i in item]
+        left = min(b.x1 for b in lines)
+        top, bottom = min(b.y1 for b in lines), max(b.y2 for b in lines)
+        tall = float(np.median([b.height for b in lines]))
+        leads = sorted(
+            e.box.center[1]
+            for e in elements
+            if e.kind in SMALL
+            and not e.text
+            and e.box.x1 < left
+            and -ALIGN_DP * dp <= left - e.box.x2 <= LEAD_GAP_DP * dp
+            and top <= e.box.center[1] <= bottom
+            and LEAD_MIN_LINES * tall <= e.box.height <= TILE_PICTURE_DP * dp
+        )
+        if len(item) < 3 or len(leads) < 2:
+            out.append(item)
+            continue
+        cuts = [(a + b) / 2 for a, b in itertools.pairwise(leads)]
+        rows: dict[int, list[int]] = {}
+        for i in item:
+            y = elements[i].box.center[1]
+            rows.setdefault(sum(y >= c for c in cuts), []).append(i)
+        out.extend(rows[k] for k in sorted(rows))
+    return out
 
 
 def _band(
