@@ -12,7 +12,8 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   other starts a new one); its target is the band from half-way to the content above
   to half-way to the content below (at most ``ROW_PAD`` line heights beyond the text,
   and ``MAX_PAD_DP``), across the narrowest card, list or dialog that holds it (else
-  the screen), shared at the middle of the gap with items side by side;
+  the screen; an open navigation drawer's rows end at its edge, ``vision.panels``),
+  shared at the middle of the gap with items side by side;
 - **icons and small pictures** (under ``TOUCH_DP``): the filled shape they sit on
   (as a text's, below) when it is ``ICON_FILL`` times their box or more, else a square
   of ``TOUCH_DP`` (the platform's minimum touch target) around the glyph, no closer to
@@ -52,6 +53,7 @@ from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
 from screenpilot.vision.group import same_row
 from screenpilot.vision.image import RGB, colour_distance
+from screenpilot.vision.panels import drawer_edge
 
 #: The platform's minimum touch target (Android: 48 dp).
 TOUCH_DP = 48.0
@@ -145,6 +147,7 @@ def with_targets(
             if shape is None or shape.area < ICON_FILL * e.box.area:
                 shape = _touch_square(i, boxes, dp, width, height)
             out[i] = dataclasses.replace(e, target=shape)
+    edge = drawer_edge(pixels) if pixels is not None else None
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = split_by_leading_pictures(_items(texts, boxes, dp), elements, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
@@ -157,7 +160,7 @@ def with_targets(
             band = found[spans[k]]
         if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
             band = _text_button(item[0], boxes, dp, width, height)
-        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans)
+        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans, edge)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
     for i, cell in _text_grid(out, width, height).items():
@@ -569,7 +572,10 @@ def _band(
     height: int,
     regions: Sequence[Region],
     spans: Sequence[Box],
+    drawer: int | None = None,
 ) -> Box:
+    """An item's row band (module docstring); ``drawer``: an open drawer's right edge,
+    where the band of an item on the drawer ends."""
     line = min(boxes[i].height for i in item)
     pad = min(ROW_PAD * line, MAX_PAD_DP * dp)
     members = set(item)
@@ -584,6 +590,8 @@ def _band(
     if holders:
         tightest = min(holders, key=lambda r: r.area)
         x1, x2 = float(tightest.x1), float(tightest.x2)
+    if drawer is not None and span.x2 <= drawer:
+        x2 = min(x2, float(drawer))
     for other in spans:
         overlap = min(other.y2, span.y2) - max(other.y1, span.y1)
         if other == span or overlap < 0.5 * min(other.height, span.height):
