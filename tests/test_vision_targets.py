@@ -353,3 +353,18 @@ def test_rows_as_evenly_spaced_as_their_lines_are_told_apart_by_their_leading_pi
     # one picture beside a stack of lines (a paragraph by an avatar) keeps them together
     one = with_targets([rows[0], rows[1], rows[2], _text((136, 469, 600, 540), "more")], W, H)
     assert one[1].target == one[2].target == one[3].target
+
+
+def test_tabs_beside_a_floating_button_keep_columns_as_wide_as_the_others() -> None:
+    # Habitica's bottom bar: four tabs, a floating "+" between the second and third
+    elements: list[Element] = []
+    for k, name in enumerate(["Habits", "Dailies", "To Do's", "Rewards"]):
+        cx = 119 + 237 * k + (128 if k >= 2 else 0)
+        elements.append(Element(0, ElementKind.ICON, Box(cx - 40, 1785, cx + 40, 1866)))
+        elements.append(_text((cx - 60, 1880, cx + 60, 1910), name))
+    out = with_targets(elements, W, 2028)
+    columns = [out[2 * k].target for k in range(4)]
+    assert all(c is not None for c in columns)
+    want = [(0, 238), (238, 475), (605, 842), (842, 1080)]  # the button's slot is no tab's
+    for c, (x1, x2) in zip(columns, want, strict=True):
+        assert c is not None and abs(c.x1 - x1) <= 4 and abs(c.x2 - x2) <= 4

@@ -99,6 +99,10 @@ TILE_PICTURE_DP = 100.0
 TILE_LINE_DP = 28.0
 TILE_GAP_DP = 20.0
 TILE_EVEN = 1.3
+#: ... or up to this many times the smallest step where a slot is left out (a launcher's
+#: empty cell, the floating button between a bottom bar's tabs): such a step's
+#: tiles take the smallest step's column there.
+TILE_SKIP = 2.2
 TILE_PAD_DP = 8.0
 #: A row's leading picture starts at most ``LEAD_DP`` from the band's left edge and
 #: ends at most ``LEAD_GAP_DP`` before the row's lines start.
@@ -345,9 +349,10 @@ def _stacks(elements: Sequence[Element], dp: float) -> list[tuple[list[int], Box
 
 
 def _tile_rows(elements: Sequence[Element], dp: float, width: int, height: int) -> dict[int, Box]:
-    """Rows of evenly spaced stacks (a bottom navigation bar, a launcher's grid): each
-    stack's target is its column, from half-way to the stack beside it, and its span
-    with ``TILE_PAD_DP`` above and below."""
+    """Rows of evenly spaced stacks (a bottom navigation bar, a launcher's grid), a
+    slot left out here and there (``TILE_SKIP``): each stack's target is its column,
+    from half-way to the stack beside it (half the smallest step beside a left-out
+    slot), and its span with ``TILE_PAD_DP`` above and below."""
     stacks = sorted(_stacks(elements, dp), key=lambda s: (s[1].y1, s[1].x1))
     rows: list[list[tuple[list[int], Box]]] = []
     for stack in stacks:
@@ -368,8 +373,11 @@ def _tile_rows(elements: Sequence[Element], dp: float, width: int, height: int) 
         row.sort(key=lambda s: s[1].center[0])
         centres = [span.center[0] for _, span in row]
         steps = [b - a for a, b in itertools.pairwise(centres)]
-        if max(steps) > TILE_EVEN * min(steps):
+        pitch = min(steps)
+        if max(steps) > TILE_SKIP * pitch:
             continue
+        # a wider step (an empty cell, a floating button between tabs) is not shared
+        steps = [st if st <= TILE_EVEN * pitch else pitch for st in steps]
         for k, (members, span) in enumerate(row):
             left = centres[k] - (steps[k - 1] if k else steps[0]) / 2
             right = centres[k] + (steps[k] if k < len(steps) else steps[-1]) / 2
