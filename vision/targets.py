@@ -540,11 +540,13 @@ def split_by_leading_pictures(
     rows themselves (a moon phase over its date, row after row) reads as one stack of
     lines; the picture each row starts with (an icon, an avatar: left of the lines,
     within ``LEAD_GAP_DP``, ``LEAD_MIN_LINES`` of a line tall or more, at most
-    ``TILE_PICTURE_DP``) tells
-    the rows apart. Each line goes to the picture whose half-way marks to the pictures
-    above and below hold its centre."""
+    ``TILE_PICTURE_DP``) tells the rows apart. Each line goes to the picture whose
+    half-way marks to the pictures above and below hold its centre."""
     out: list[list[int]] = []
     for item in items:
+        if len(item) < 3:  # two lines are one row, or two rows already
+            out.append(item)
+            continue
         lines = [elements[i].box for i in item]
         left = min(b.x1 for b in lines)
         top, bottom = min(b.y1 for b in lines), max(b.y2 for b in lines)
@@ -559,7 +561,7 @@ def split_by_leading_pictures(
             and top <= e.box.center[1] <= bottom
             and LEAD_MIN_LINES * tall <= e.box.height <= TILE_PICTURE_DP * dp
         )
-        if len(item) < 3 or len(leads) < 2:
+        if len(leads) < 2:
             out.append(item)
             continue
         cuts = [(a + b) / 2 for a, b in itertools.pairwise(leads)]
