@@ -42,8 +42,9 @@ def test_a_row_on_an_open_drawer_ends_at_its_edge() -> None:
     rows = [
         Element(0, ElementKind.TEXT, Box(150, y, 500, y + 40), text=f"Item {y}") for y in (400, 560)
     ]
-    out = with_targets(rows, W, H, pixels=px)
+    out = with_targets(rows, W, H, pixels=px, drawer=drawer_edge(px))
     band = out[0].target
     assert band is not None and band.x1 == 0 and abs(band.x2 - 760) <= 6
-    plain = with_targets(rows, W, H, pixels=np.full((H, W, 3), 250, np.uint8))
+    page = np.full((H, W, 3), 250, np.uint8)
+    plain = with_targets(rows, W, H, pixels=page, drawer=drawer_edge(page))
     assert plain[0].target is not None and plain[0].target.x2 == W

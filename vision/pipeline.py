@@ -64,6 +64,7 @@ from screenpilot.vision.monograms import (
 )
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
+from screenpilot.vision.panels import drawer_edge
 from screenpilot.vision.pills import as_buttons
 from screenpilot.vision.shapes import by_shape, switch_drawn
 from screenpilot.vision.shipped import (
@@ -394,8 +395,15 @@ def assemble(
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
         fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
+        drawer = drawer_edge(pixels)  # an open drawer's edge, where its rows end
         texts = with_targets(
-            texts, w, h, neighbours=[e.box for e in widgets], pixels=pixels, fills=fills
+            texts,
+            w,
+            h,
+            neighbours=[e.box for e in widgets],
+            pixels=pixels,
+            fills=fills,
+            drawer=drawer,
         )
         widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
         widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * w)
@@ -412,7 +420,7 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
-    elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills)
+    elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills, drawer=drawer)
     screen = build_screen(pixels, elements, merge_bars(regions, bar_regions))
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen

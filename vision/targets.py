@@ -53,7 +53,6 @@ from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
 from screenpilot.vision.group import same_row
 from screenpilot.vision.image import RGB, colour_distance
-from screenpilot.vision.panels import drawer_edge
 
 #: The platform's minimum touch target (Android: 48 dp).
 TOUCH_DP = 48.0
@@ -128,6 +127,7 @@ def with_targets(
     neighbours: Sequence[Box] = (),
     pixels: RGB | None = None,
     fills: dict[Box, Box | None] | None = None,
+    drawer: int | None = None,
 ) -> list[Element]:
     """``elements`` with ``target`` set where the tapped region differs from the box:
     every text's row band, and a touch square for each small picture that has no
@@ -135,7 +135,9 @@ def with_targets(
     ``neighbours``: other boxes on the screen that bound the bands (not changed);
     ``pixels``: the screen, to find the filled shape a text sits on (a button);
     ``fills``: the shapes already found, by the text's span (read and added to, so
-    that a second call on the same screen does not look again)."""
+    that a second call on the same screen does not look again); ``drawer``: an open
+    navigation drawer's right edge (:func:`screenpilot.vision.panels.drawer_edge`),
+    where the rows on the drawer end."""
     dp = width / PHONE_DP_WIDTH
     boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
@@ -151,7 +153,6 @@ def with_targets(
             if shape is None or shape.area < ICON_FILL * e.box.area:
                 shape = _touch_square(i, boxes, dp, width, height)
             out[i] = dataclasses.replace(e, target=shape)
-    edge = drawer_edge(pixels) if pixels is not None else None
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = split_by_leading_pictures(_items(texts, boxes, dp), elements, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
@@ -164,7 +165,7 @@ def with_targets(
             band = found[spans[k]]
         if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
             band = _text_button(item[0], boxes, dp, width, height)
-        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans, edge)
+        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans, drawer)
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
     for i, cell in _text_grid(out, width, height).items():
