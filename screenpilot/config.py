@@ -72,6 +72,18 @@ DEFAULTS: dict[str, Option] = {
         "1.2-1.9x faster, by CPU), fp32 (rapidocr's own float one; models/MODELS.md) "
         "or an ONNX file",
     ),
+    "vision.ocr_squeeze": Option(
+        bool,
+        True,
+        "OCR looks for text lines on the screen with its long plain bands left out "
+        "(faster; false: the whole screen, as before stop 41)",
+    ),
+    "vision.ocr_rec_width": Option(
+        int,
+        160,
+        "OCR reads each line padded to at least this many pixels wide at 48 tall "
+        "(rapidocr's own: 320, slower)",
+    ),
     "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),
     # planner

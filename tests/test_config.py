@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from screenpilot.config import DEFAULTS, load_config, parse_assignments
-from screenpilot.errors import ConfigError
+from screenpilot.errors import ConfigError, VisionError
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -135,3 +135,39 @@ def test_ocr_det_model_reaches_the_ocr_engine(
     cfg = load_config({"vision.ocr_det_model": "fp32"}, path=tmp_path / "none.toml", env={})
     use_configured_models(cfg)
     assert RapidOcrBackend().det_model is None  # rapidocr's own float detector
+
+
+def test_ocr_squeeze_and_rec_width_reach_the_ocr_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screenpilot.commands.common import (
+        OCR_REC_WIDTH_VAR,
+        OCR_SQUEEZE_VAR,
+        use_configured_models,
+    )
+    from screenpilot.vision.ocr import REC_WIDTH_ENV, SQUEEZE_ENV, RapidOcrBackend
+
+    assert (OCR_SQUEEZE_VAR, OCR_REC_WIDTH_VAR) == (SQUEEZE_ENV, REC_WIDTH_ENV)
+    monkeypatch.setenv(SQUEEZE_ENV, "")  # restored when the test ends
+    monkeypatch.setenv(REC_WIDTH_ENV, "")
+    defaults = load_config(path=tmp_path / "none.toml", env={})
+    use_configured_models(defaults)
+    backend = RapidOcrBackend()
+    assert backend.squeeze and backend.rec_width == defaults["vision.ocr_rec_width"]
+    cfg = load_config(
+        {"vision.ocr_squeeze": False, "vision.ocr_rec_width": 240},
+        path=tmp_path / "none.toml",
+        env={},
+    )
+    use_configured_models(cfg)
+    backend = RapidOcrBackend()
+    assert (backend.squeeze, backend.rec_width) == (False, 240)
+    assert backend.engine()._load_rec_model().rec_image_shape[2] == 240
+    with pytest.raises(ConfigError):
+        load_config(path=tmp_path / "none.toml", env={SQUEEZE_ENV: "sometimes"})
+    monkeypatch.setenv(REC_WIDTH_ENV, "8")
+    with pytest.raises(VisionError, match="16-2048"):
+        RapidOcrBackend()
+    monkeypatch.setenv(REC_WIDTH_ENV, "wide")
+    with pytest.raises(VisionError, match="whole number"):
+        RapidOcrBackend()

@@ -155,3 +155,43 @@ def test_the_int8_text_detector_reads_what_the_float_one_reads(
     with pytest.raises(VisionError, match="cannot start rapidocr") as caught:
         RapidOcrBackend(det_model=str(broken)).engine()
     assert "broken.onnx" in (caught.value.hint or "")
+
+
+def test_narrow_lines_are_padded_as_rapidocr_pads_them() -> None:
+    """``vision.ocr_rec_width`` 160 (the default) pads a line to 160 px at 48 tall, but a
+    line under twice as wide as tall (a glyph: a menu's three bars, read as "三" with
+    more confidence when padded less) still to 320:48, as rapidocr pads it."""
+    from screenpilot.vision.ocr import RapidOcrBackend, pad_narrow
+
+    crop = np.zeros((30, 40, 3), np.uint8)
+    padded = pad_narrow(crop, 160)  # scaled to 48 tall (64 wide), padded to 320
+    assert padded.shape == (48, 320, 3) and (padded[:, 64:] == 127.5).all()
+    assert (padded[:, :64] == 0).all()
+    assert pad_narrow(crop, 320) is crop  # rapidocr's own width pads it anyway
+    wide = np.zeros((30, 61, 3), np.uint8)
+    assert pad_narrow(wide, 160) is wide
+    image = Image.new("RGB", (720, 200), "white")
+    draw = ImageDraw.Draw(image)
+    for y in (60, 80, 100):  # a menu's three bars
+        draw.rectangle((40, y, 90, y + 8), fill="black")
+    draw.text((200, 60), "Inbox", font=ImageFont.truetype(str(text_font()), 40), fill="black")
+    pixels = np.asarray(image)
+    boxes = [Box(30, 50, 100, 118), Box(190, 55, 320, 110)]  # ratios 1.0 and 2.4
+    backend = RapidOcrBackend(rec_width=160, rec_cache=0)
+    recogniser = backend.engine()._load_rec_model()
+    widths: list[int] = []
+    session = recogniser.session
+
+    def recorded(batch: np.ndarray) -> object:
+        widths.append(batch.shape[-1])
+        return session(batch)
+
+    recogniser.session = recorded
+    try:
+        bars, word = backend.read_boxes(pixels, boxes)
+    finally:
+        recogniser.session = session
+    assert sorted(widths) == [160, 320]  # the word at 160, the bars at 320
+    assert word.text == "Inbox" and bars.box == boxes[0]
+    as_before = RapidOcrBackend(rec_width=320, rec_cache=0).read_boxes(pixels, boxes[:1])[0]
+    assert (bars.text, bars.score) == (as_before.text, as_before.score)  # the same read

@@ -26,13 +26,18 @@ on an AMD EPYC without it (describe 0.94 -> 0.81 s), with the same texts within 
 points and line boxes a few pixels apart; since stop 39 describe's figures on the
 simulator, the held-out real screens and the task suite are level with the float
 detector's (models/MODELS.md). The recogniser stays float: quantised, it changed a
-fifth of the lines it read and gained 1.2x. Neither detector nor recogniser upscales
-further (``limit_type=max``). Images much taller
-than wide (stitched long screenshots) are read in overlapping tiles so their
-text is not shrunk into illegibility. The angle classifier is off: screen text
-is upright. Lines are recognised one at a time (``rec_batch=1``): in a batch,
-rapidocr pads every crop to the widest one, so a line's text would depend on
-its neighbours (and incremental describe could not reproduce a full one).
+fifth of the lines it read and gained 1.2x. Since stop 41 the detector does not see
+the inside of long plain bands (``vision/squeeze.py``, setting ``vision.ocr_squeeze``),
+and the recogniser pads a short line to 160 px instead of rapidocr's 320
+(``vision.ocr_rec_width``; a line under twice as wide as tall, often an icon's glyph,
+still to 320): OCR's time a screen falls by a fifth to a third with the same texts
+(models/MODELS.md). Neither detector nor recogniser upscales further
+(``limit_type=max``). Images much taller than wide (stitched long screenshots) are
+read in overlapping tiles so their text is not shrunk into illegibility. The angle
+classifier is off: screen text is upright. Lines are recognised one at a time
+(``rec_batch=1``): in a batch, rapidocr pads every crop to the widest one, so a
+line's text would depend on its neighbours (and incremental describe could not
+reproduce a full one).
 Because a line's result then depends only on its crop's pixels, recognition
 results are cached by crop (:class:`RecognitionCache`): a line seen before (the
 status bar's clock, every unchanged line in a band that incremental describe
@@ -47,6 +52,7 @@ import dataclasses
 import functools
 import hashlib
 import importlib.util
+import math
 import os
 import threading
 from collections import OrderedDict
@@ -56,10 +62,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from screenpilot.errors import VisionError
 from screenpilot.model import Box
 from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.squeeze import squeeze_rows
 
 #: Lines recognised below this score are dropped. The approach uses 0.95; 0.90 keeps
 #: 1-2 points more true lines with a better exact match and CER on simulator and DroidBot
@@ -76,6 +84,23 @@ DET_WIDTH_ENV = "SCREENPILOT_VISION_OCR_DET_WIDTH"
 #: file (``vision.ocr_det_model`` sets this variable).
 DET_MODEL_ENV = "SCREENPILOT_VISION_OCR_DET_MODEL"
 DEFAULT_DET_MODEL = "int8"
+#: Whether the text detector skips long plain bands (``vision/squeeze.py``; on unless this
+#: variable, which ``vision.ocr_squeeze`` sets, says false).
+SQUEEZE_ENV = "SCREENPILOT_VISION_OCR_SQUEEZE"
+#: The recogniser reads a line 48 px tall, padded on the right to at least this wide
+#: (rapidocr's own is 320, which pads a short label to six times its width; 160 reads
+#: the same texts in less time, models/MODELS.md; ``vision.ocr_rec_width`` sets this
+#: variable).
+REC_WIDTH_ENV = "SCREENPILOT_VISION_OCR_REC_WIDTH"
+DEFAULT_REC_WIDTH = 160
+#: ... except a line less than twice as wide as tall (one or two characters, or an icon's
+#: glyph: a menu's three bars read as "三"), which is padded as rapidocr pads it, to
+#: 320 x 48: less padding raises the recogniser's score for such glyphs over the
+#: threshold.
+NARROW_RATIO = 2.0
+NARROW_PAD = 320 / 48
+#: the recogniser's input height
+REC_HEIGHT = 48
 #: The shipped int8 text detector (``screenpilot export ocr-det`` writes it).
 INT8_DET_FILE = "ocr_det_int8.onnx"
 #: The detector inside the rapidocr wheel (PP-OCRv6 small, Apache-2.0).
@@ -163,18 +188,60 @@ def get_backend(name: str = "rapidocr", max_width: int = DEFAULT_MAX_WIDTH) -> O
     raise VisionError(f"unknown OCR backend {name!r}", hint=f"use one of {BACKENDS}")
 
 
-def configured_det_width() -> int:
-    """The text detector's width: ``SCREENPILOT_VISION_OCR_DET_WIDTH`` when set, else 720."""
-    raw = os.environ.get(DET_WIDTH_ENV, "").strip()
+def _pixels_setting(env: str, default: int, hint: str) -> int:
+    """A width in pixels from the variable ``env`` when set, else ``default``."""
+    raw = os.environ.get(env, "").strip()
     if not raw:
-        return DEFAULT_DET_WIDTH
+        return default
     try:
         return int(raw)
     except ValueError:
-        raise VisionError(
-            f"{DET_WIDTH_ENV}={raw!r} is not a whole number of pixels",
-            hint="set vision.ocr_det_width to e.g. 720 (the default) or 480 (faster)",
-        ) from None
+        raise VisionError(f"{env}={raw!r} is not a whole number of pixels", hint=hint) from None
+
+
+def configured_det_width() -> int:
+    """The text detector's width: ``SCREENPILOT_VISION_OCR_DET_WIDTH`` when set, else 720."""
+    return _pixels_setting(
+        DET_WIDTH_ENV,
+        DEFAULT_DET_WIDTH,
+        "set vision.ocr_det_width to e.g. 720 (the default) or 480 (faster)",
+    )
+
+
+def configured_rec_width() -> int:
+    """The recogniser's least input width: ``vision.ocr_rec_width``'s variable, else 160."""
+    return _pixels_setting(
+        REC_WIDTH_ENV, DEFAULT_REC_WIDTH, f"set vision.ocr_rec_width to e.g. {DEFAULT_REC_WIDTH}"
+    )
+
+
+def pad_narrow(crop: RGB, rec_width: int) -> npt.NDArray[Any]:
+    """``crop`` as rapidocr's recogniser would see it at 320 px: scaled to 48 px tall and
+    padded on the right to 320 with what it pads with (mid grey, 127.5), when it is under
+    ``NARROW_RATIO`` wide and ``rec_width`` pads less than that; else ``crop`` itself."""
+    import cv2
+
+    h, w = crop.shape[:2]
+    if not h or not w or w >= NARROW_RATIO * h or rec_width >= NARROW_PAD * REC_HEIGHT:
+        return crop
+    width = round(NARROW_PAD * REC_HEIGHT)
+    scaled = min(width, math.ceil(REC_HEIGHT * w / h))  # as the recogniser scales it
+    out = np.full((REC_HEIGHT, width, *crop.shape[2:]), 127.5, dtype=np.float32)
+    out[:, :scaled] = cv2.resize(crop, (scaled, REC_HEIGHT))
+    return out
+
+
+def configured_squeeze() -> bool:
+    """Whether plain bands are left out of text detection (``vision.ocr_squeeze``)."""
+    raw = os.environ.get(SQUEEZE_ENV, "").strip().lower()
+    if raw in ("", "1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise VisionError(
+        f"{SQUEEZE_ENV}={raw!r} is not true or false",
+        hint="set vision.ocr_squeeze to true or false",
+    )
 
 
 def wheel_det_model() -> Path:
@@ -349,6 +416,9 @@ class RapidOcrBackend:
     keeps (0: no cache; only used with ``rec_batch`` 1, where it cannot change a result).
     ``det_model``: the text detector (:func:`det_model_path`: ``int8`` by default,
     ``fp32`` or a path); ``None`` reads ``vision.ocr_det_model``'s variable.
+    ``squeeze``: leave long plain bands out of text detection (:mod:`vision.squeeze`);
+    ``None`` reads ``vision.ocr_squeeze``'s variable. ``rec_width``: the least width a
+    line is padded to for the recogniser; ``None`` reads ``vision.ocr_rec_width``'s.
     """
 
     name = "rapidocr"
@@ -362,6 +432,8 @@ class RapidOcrBackend:
         rec_batch: int = 1,
         rec_cache: int = REC_CACHE_SIZE,
         det_model: str | None = None,
+        squeeze: bool | None = None,
+        rec_width: int | None = None,
     ) -> None:
         if importlib.util.find_spec("rapidocr") is None:
             raise VisionError("rapidocr is not installed", hint="pip install rapidocr")
@@ -375,6 +447,13 @@ class RapidOcrBackend:
             )
         self.max_width = max_width
         self.det_width = det_width
+        self.squeeze = configured_squeeze() if squeeze is None else squeeze
+        self.rec_width = configured_rec_width() if rec_width is None else rec_width
+        if not 16 <= self.rec_width <= 2048:
+            raise VisionError(
+                f"the recogniser's width must be 16-2048 px, not {self.rec_width}",
+                hint=f"set vision.ocr_rec_width to e.g. {DEFAULT_REC_WIDTH}",
+            )
         self.threads = threads
         self.rec_batch = rec_batch
         self.cache = RecognitionCache(size=rec_cache) if rec_batch == 1 and rec_cache > 0 else None
@@ -391,6 +470,7 @@ class RapidOcrBackend:
             "Det.limit_type": "max",
             "Det.limit_side_len": 100_000,  # no further resizing by the detector
             "Rec.rec_batch_num": self.rec_batch,
+            "Rec.rec_img_shape": [3, 48, self.rec_width],
         }
         if self.threads:
             params["EngineConfig.onnxruntime.intra_op_num_threads"] = self.threads
@@ -432,20 +512,28 @@ class RapidOcrBackend:
 
         engine = self.engine()
         det_scale = _scale_for(w, self.det_width)
-        small = _pad32(_resize(image, det_scale))
+        small = _resize(image, det_scale)
+        squeezed = squeeze_rows(small) if self.squeeze else None
         try:
-            found = engine(np.ascontiguousarray(small[:, :, ::-1]))
+            seen = _pad32(squeezed.image if squeezed is not None else small)
+            found = engine(np.ascontiguousarray(seen[:, :, ::-1]))
             quads = getattr(found, "boxes", None)
             if quads is None or not len(quads):
                 return []
-            quads = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2) / det_scale
+            quads = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+            if squeezed is not None:
+                quads[:, :, 1] = squeezed.unsqueeze_y(quads[:, :, 1])
+            quads /= det_scale
             rec_scale = _scale_for(w, self.max_width)
             sides = np.ptp(quads, axis=1) * rec_scale  # (width, height) of each line there
             quads = quads[(sides >= 1.0).all(axis=1)]
             if not len(quads):
                 return []
             source = np.ascontiguousarray(_resize(image, rec_scale)[:, :, ::-1])
-            crops = [get_rotate_crop_image(source, quad * rec_scale) for quad in quads]
+            crops = [
+                pad_narrow(get_rotate_crop_image(source, quad * rec_scale), self.rec_width)
+                for quad in quads
+            ]
             out = engine._load_rec_model()(TextRecInput(img=crops))
         except Exception as exc:
             raise VisionError(f"rapidocr failed on a {w}x{h} image: {exc}") from exc
@@ -469,7 +557,7 @@ class RapidOcrBackend:
             x1, y1 = max(0, int(b.x1 * scale)), max(0, int(b.y1 * scale))
             x2 = min(sw, max(x1 + 1, round(b.x2 * scale)))
             y2 = min(sh, max(y1 + 1, round(b.y2 * scale)))
-            crops.append(np.ascontiguousarray(source[y1:y2, x1:x2]))
+            crops.append(pad_narrow(np.ascontiguousarray(source[y1:y2, x1:x2]), self.rec_width))
         try:
             out = self.engine()._load_rec_model()(TextRecInput(img=crops))
         except Exception as exc:

@@ -51,13 +51,18 @@ MODEL_KEYS = {"vision.detector": "SCREENPILOT_DETECTOR", "vision.icons": "SCREEN
 OCR_DET_WIDTH_VAR = "SCREENPILOT_VISION_OCR_DET_WIDTH"
 #: ... and for its text detector's weights (``vision.ocr_det_model``).
 OCR_DET_MODEL_VAR = "SCREENPILOT_VISION_OCR_DET_MODEL"
+#: ... and for whether it leaves plain bands out (``vision.ocr_squeeze``).
+OCR_SQUEEZE_VAR = "SCREENPILOT_VISION_OCR_SQUEEZE"
+#: ... and for the least width its recogniser pads a line to (``vision.ocr_rec_width``).
+OCR_REC_WIDTH_VAR = "SCREENPILOT_VISION_OCR_REC_WIDTH"
 
 
 def use_configured_models(cfg: Config) -> None:
     """Make ``vision.detector`` / ``vision.icons`` the models describe loads (through
     the variables ``vision.shipped`` reads; one set in the environment wins), and
-    ``vision.ocr_det_width`` / ``vision.ocr_det_model`` the width the OCR engine finds
-    lines at and the weights it finds them with."""
+    ``vision.ocr_det_width`` / ``vision.ocr_det_model`` / ``vision.ocr_squeeze`` /
+    ``vision.ocr_rec_width`` the width the OCR engine finds lines at, the weights it finds
+    them with, whether it leaves plain bands out and how wide it reads a line."""
     for key, env in MODEL_KEYS.items():
         value = str(cfg[key] or "")
         if value and not os.environ.get(env):
@@ -66,6 +71,8 @@ def use_configured_models(cfg: Config) -> None:
     # it into account, and a --set flag overrides it
     os.environ[OCR_DET_WIDTH_VAR] = str(cfg["vision.ocr_det_width"])
     os.environ[OCR_DET_MODEL_VAR] = str(cfg["vision.ocr_det_model"])
+    os.environ[OCR_SQUEEZE_VAR] = "true" if cfg["vision.ocr_squeeze"] else "false"
+    os.environ[OCR_REC_WIDTH_VAR] = str(cfg["vision.ocr_rec_width"])
 
 
 def loading_model() -> contextlib.AbstractContextManager[object]:
