@@ -92,3 +92,25 @@ def test_an_arrow_read_as_a_letter_beside_a_title_gives_way_to_the_icon_found_th
     assert settle_title_glyphs([k, title], [k], [arrow]) == ([title], [arrow])
     beside = Element(9, ElementKind.ICON, Box(80, 140, 130, 178))  # overlaps, not under
     assert settle_title_glyphs([k, title], [k], [beside]) == ([k, title], [])
+
+
+def test_a_floating_buttons_plus_read_as_a_letter_is_dropped_but_not_a_named_buttons() -> None:
+    """The virtual phone's Clock: the alarm list's floating "+" read as "X" at 0.9+ loses
+    the read (the icon labeller then names it "add"); a square button with its name under
+    it, or a key among keys, keeps its letter."""
+    from screenpilot.vision.monograms import drop_glyph_reads
+
+    fab = Element(6, ElementKind.BUTTON, Box(889, 1874, 1035, 2020))
+    x = _text("X", Box(935, 1920, 991, 1974))
+    tab = _text("Stopwatch", Box(861, 2196, 1026, 2242))  # the tab bar, more than a side away
+    assert drop_glyph_reads([x, tab], [fab]) == [tab]
+    mode = Element(7, ElementKind.BUTTON, Box(40, 400, 150, 510))
+    a = _text("A", Box(80, 435, 110, 475))
+    name = _text("Automatic", Box(20, 530, 170, 570))  # its name, under it
+    assert drop_glyph_reads([a, name], [mode]) == [a, name]
+    key = Element(8, ElementKind.BUTTON, Box(0, 1700, 108, 1808))  # a square key
+    q = _text("Q", Box(36, 1730, 72, 1780))
+    w = _text("W", Box(144, 1730, 180, 1780))
+    assert drop_glyph_reads([q, w], [key]) == [q, w]
+    two = _text("OK", Box(925, 1920, 1000, 1974))  # a label of two letters stays
+    assert drop_glyph_reads([two], [fab]) == [two]

@@ -32,6 +32,12 @@ text is a title (at least ``TITLE_CHARS`` characters: a toolbar's "Settings") lo
 one-character read centred on it (within ``CENTRED`` of its side), however little of it
 the read covers; a keyboard's key leads only another key's letter and keeps its own.
 
+A floating action button's "+" is read now and then as "X" or "+" (one line over its
+glyph, found or not as the detector sees the rest of the screen): a button or an icon
+that is about square (sides within ``SQUARE``) with no other text within one of its
+sides loses such a read centred on it, and the icon labeller names it. A key among keys
+and a mode button with its name under it have texts near them and keep theirs.
+
 Where the detector found no button there, the read hides the arrow from the search
 for icons the detector missed (which looks where no text is): :func:`title_glyphs`
 names such reads (one character leading a title within ``TITLE_GAP`` of its sides), the
@@ -57,6 +63,9 @@ CENTRED = 0.2
 SQUARE = 1.25
 #: A drawing's read covers at least this share of the widget's box.
 COVERS = 0.5
+#: Widgets that lose a one-character read centred on them when no other text is near:
+#: a floating action button's "+" read as "X" or "+".
+LONE_KINDS = (ElementKind.BUTTON, ElementKind.ICON)
 #: A button leads a title: a text of at least this many characters right of it.
 TITLE_CHARS = 3
 #: A read leads a title starting within this many of its sides right of it (a
@@ -118,6 +127,19 @@ def _glyph_read(text: Element, drawn: Box) -> bool:
     )
 
 
+def _lone(widget: Box, texts: Sequence[Element]) -> bool:
+    """Whether ``widget`` is about square and no text but one read on it lies within one
+    of its sides (a floating action button; not a key among keys, nor a mode button
+    with its name under it)."""
+    side = min(widget.width, widget.height)
+    if not side or max(widget.width, widget.height) > SQUARE * side:
+        return False
+    near = Box(widget.x1 - side, widget.y1 - side, widget.x2 + side, widget.y2 + side)
+    return not any(
+        near.intersection(t.box) > 0 and not widget.contains(*t.box.center) for t in texts
+    )
+
+
 def _centred_read(text: Element, button: Box) -> bool:
     side = min(button.width, button.height)
     (tx, ty), (bx, by) = text.box.center, button.center
@@ -142,7 +164,8 @@ def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list
     buttons = [
         d.box
         for d in drawn
-        if d.kind is ElementKind.BUTTON and _leads_row(d.box, texts, TITLE_CHARS)
+        if (d.kind is ElementKind.BUTTON and _leads_row(d.box, texts, TITLE_CHARS))
+        or (d.kind in LONE_KINDS and _lone(d.box, texts))
     ]
     return [
         t
