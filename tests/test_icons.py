@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from screenpilot.datasets import icons as icon_data
-from screenpilot.errors import ImageError, VisionError
+from screenpilot.errors import DataError, ImageError, VisionError
 from screenpilot.vision.icon_vocab import load_vocabulary
 from screenpilot.vision.icons import DEFAULT_LABELS, DEFAULT_MODEL, load_crop
 
@@ -106,6 +106,23 @@ def test_split_keeps_the_test_family_out() -> None:
     assert all(g.label is None for g in splits.unknown_val + splits.unknown_test)
     train_keys = {g.key for g in splits.train}
     assert not train_keys & {g.key for g in splits.val}
+
+
+@needs_gmi
+def test_no_test_family_trains_on_every_family(tmp_path: Path) -> None:
+    from screenpilot.training.icons.config import TrainConfig
+    from screenpilot.training.icons.data import _splits
+
+    vocab = load_vocabulary()
+    cfg = TrainConfig(out=tmp_path, families=("mdi", "gmi"), test_family="")
+    splits = _splits(cfg, vocab)
+    assert not splits.test and not splits.unknown_test
+    assert {g.family for g in splits.train} == {"mdi", "gmi"}
+    assert {g.family for g in splits.val} == {"mdi", "gmi"}
+    held = _splits(TrainConfig(out=tmp_path, families=("mdi", "gmi")), vocab)
+    assert held.test and all(g.family != "gmi" for g in held.train)
+    with pytest.raises(DataError, match="not installed"):
+        _splits(TrainConfig(out=tmp_path, families=("mdi",), test_family="gmi"), vocab)
 
 
 @needs_gmi

@@ -189,6 +189,12 @@ def train_icons_real_cmd(
     threads: int = typer.Option(1, "--threads", min=1),
     seed: int = typer.Option(0, "--seed"),
     resume: bool = typer.Option(False, "--resume", help="Continue from OUT/last.pt."),
+    test_family: str = typer.Option(
+        "gmi",
+        "--test-family",
+        help="Rendered icon family kept out of the rendered batches (scored by `eval icons "
+        "--held-out`); '' = none: every family renders, Google's Material icons too.",
+    ),
 ) -> None:
     """Fine-tune the exported icon model on real icon crops + rendered crops."""
     from screenpilot.training.icons.real import RealTuneConfig, train
@@ -212,6 +218,7 @@ def train_icons_real_cmd(
         threads=threads,
         seed=seed,
         resume=resume,
+        test_family=test_family,
     )
     result = train(cfg, log=lambda line: console.print(line, highlight=False, soft_wrap=True))
     console.print(json.dumps(result), highlight=False, soft_wrap=True)

@@ -15,9 +15,10 @@ from screenpilot.vision.icon_vocab import Vocabulary
 
 
 def _splits(cfg: TrainConfig, vocab: Vocabulary) -> icon_data.Splits:
-    """The drawable glyphs of ``cfg``'s installed families, split (test = ``test_family``)."""
+    """The drawable glyphs of ``cfg``'s installed families, split (test = ``test_family``;
+    ``""``: no family held out, every family trains and gives validation glyphs)."""
     families = [f for f in cfg.families if icon_data.family_available(f)]
-    if cfg.test_family not in families:
+    if cfg.test_family and cfg.test_family not in families:
         raise DataError(
             f"the test family {cfg.test_family!r} is not installed",
             hint="pip install tkinter-icons-gmi (train extra) or pass --test-family",

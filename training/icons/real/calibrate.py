@@ -50,7 +50,8 @@ def export(
     scale = float(head.scale)
     size = int(doc["image_size"])
     vocab = load_vocabulary()
-    splits = _splits(TrainConfig(out=checkpoint.parent), vocab)
+    test_family = str(dict(ckpt.get("config") or {}).get("test_family", icon_data.TEST_FAMILY))
+    splits = _splits(TrainConfig(out=checkpoint.parent, test_family=test_family), vocab)
 
     def probs(images: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         if len(images) == 0:
@@ -86,9 +87,10 @@ def export(
         metrics[f"{name}_known_accepted"] = float(np.mean(p.max(1) >= threshold)) if len(y) else 0
     metrics["unknown_rejected"] = float(np.mean(unknown_p.max(1) < threshold))
     metrics["calibration_unknown_crops"] = float(wanted)
-    metrics.update(
-        icons_export._test_metrics(onnx_path, text, scale, size, splits, threshold, None)
-    )
+    if splits.test:
+        metrics.update(
+            icons_export._test_metrics(onnx_path, text, scale, size, splits, threshold, None)
+        )
     out = {
         **doc,
         "labels": vocab.names,
@@ -99,6 +101,7 @@ def export(
         "unknown_share": unknown_share,
         "quantized": quantize,
         "input_mode": "gray",
+        "test_family": test_family,
         "train_step": ckpt.get("step"),
         "finetune": {
             "from": "icons.onnx (g32)",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from screenpilot.datasets.icons import TEST_FAMILY
+
 CROPS_FILE = "real_crops.npz"
 
 
@@ -34,3 +36,6 @@ class RealTuneConfig:
     optimizer: str = "adamw"
     clip: float = 1.0
     balance: str = "label"
+    # the rendered family kept out of the rendered batches ("" = none: every family,
+    # Google's Material icons too, which most Android apps draw with)
+    test_family: str = TEST_FAMILY

@@ -46,7 +46,7 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
     crops = prepare(cfg, size, log)
     log(json.dumps(split_counts(crops)))
     vocab = load_vocabulary()
-    splits = _splits(TrainConfig(out=cfg.out), vocab)
+    splits = _splits(TrainConfig(out=cfg.out, test_family=cfg.test_family), vocab)
     val_images, val_labels = icon_data.render_set(
         splits.val, per_glyph=2, seed=101, size=size, vocab=vocab
     )
