@@ -47,6 +47,12 @@ _VERB = re.compile(
 )
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]+)[\"”'’]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: A search verb right before a quoted text: "look for 'tickets'", "search for 'x'".
+_SEARCH_BEFORE = re.compile(
+    r"\b(?P<verb>search(?:\s+for)?|look\s+(?:(?:in\s+)?(?:my|the)\s+\w+\s+)?for|look\s+up|find)"
+    r"\s*$",
+    re.I,
+)
 _NUMBER = re.compile(r"(?<![\w:])\+?\d[\d\- ]{2,}\d(?![\w:])")
 _CLOCK = re.compile(
     r"\b(\d{1,2}):(\d{2})(?=\s*(?:am|pm|a\.m\.|p\.m\.)|\b)"
@@ -294,7 +300,12 @@ def _values(
             elif pattern is _NUMBER:
                 found.append((m.start(), re.sub(r"[\s-]", "", m.group(0))))
             else:
-                found.append((m.start(), (m.group(1) if m.groups() else m.group(0)).strip()))
+                value = (m.group(1) if m.groups() else m.group(0)).strip()
+                found.append((m.start(), value))
+                verb = _SEARCH_BEFORE.search(text[: m.start()]) if pattern is _QUOTED else None
+                if verb and queries is not None and value:
+                    if search or verb.group("verb").lower().startswith("search"):
+                        queries.add(value)  # "look for 'tickets'": a search's words
         return pattern.sub(lambda m: " " * len(m.group(0)), rest)
 
     rest = text

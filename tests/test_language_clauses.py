@@ -161,6 +161,13 @@ def test_search_words_go_into_a_search_box_only() -> None:
     d = type_value(intent, Screen(1080, 2400, elements=(box, chat.elements[1])), [])
     assert d is not None and d.action.element == 3 and d.action.text == "concert tickets\n"
     assert parse_task("New contact: John, 12345678").queries == ()
+    # quoted words after a search verb are a search's too, never a message's body
+    quoted = parse_task("look for 'tickets' in my sms and show me that thread")
+    assert quoted.queries == ("tickets",)
+    d = type_value(quoted, chat, [])
+    assert d is not None and d.action == Action(ActionKind.TAP, element=1)
+    assert parse_task("Send 'see you at 7' to Bob").queries == ()
+    assert parse_task("Type 'find me' in the note").queries == ()
 
 
 def test_who_texted_me_about_x_is_a_search_whose_result_is_opened() -> None:
