@@ -152,8 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 boxes = result.boxes
                 theirs.append(
                     [
-                        Prediction(0, float(c), tuple(float(v) for v in xyxy))
-                        for xyxy, c in zip(boxes.xyxy.tolist(), boxes.conf.tolist(), strict=True)
+                        Prediction(0, float(c), (float(x1), float(y1), float(x2), float(y2)))
+                        for (x1, y1, x2, y2), c in zip(
+                            boxes.xyxy.tolist(), boxes.conf.tolist(), strict=True
+                        )
                     ]
                 )
             bar.advance(task)

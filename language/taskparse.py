@@ -303,9 +303,9 @@ def _values(
                 value = (m.group(1) if m.groups() else m.group(0)).strip()
                 found.append((m.start(), value))
                 verb = _SEARCH_BEFORE.search(text[: m.start()]) if pattern is _QUOTED else None
-                if verb and queries is not None and value:
-                    if search or verb.group("verb").lower().startswith("search"):
-                        queries.add(value)  # "look for 'tickets'": a search's words
+                asked = verb is not None and (search or verb["verb"].lower().startswith("search"))
+                if asked and queries is not None and value:
+                    queries.add(value)  # "look for 'tickets'": a search's words
         return pattern.sub(lambda m: " " * len(m.group(0)), rest)
 
     rest = text
