@@ -8,7 +8,7 @@ import pytest
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision import group
-from screenpilot.vision.sliders import find_sliders, icon_row, with_sliders
+from screenpilot.vision.sliders import find_sliders, icon_row, surround_share, with_sliders
 
 
 def _render(app: str, page: str, **kw: object) -> tuple[np.ndarray, VirtualPhone]:
@@ -140,3 +140,28 @@ def test_a_line_through_text_is_a_strike_through_not_a_seek_bar() -> None:
     seek = [e for e in screen.elements if e.kind is ElementKind.SEEK_BAR]
     assert len(seek) == 4 and all(e.box.y1 < 1400 for e in seek)
     assert any(e.text == item.text for e in screen.elements)
+
+
+def test_a_track_and_knob_on_a_picture_is_no_seek_bar() -> None:
+    pixels, phone = _render("settings", "display")
+    bar = _truth_bars(phone)[0]
+    assert len(find_sliders(pixels)) == 1
+    # the same page with speckles beside the track, as on a map or a photo: the
+    # track's surround is no longer plain, so it is not taken for a seek bar
+    speckled = pixels.copy()
+    rng = np.random.default_rng(0)
+    y1, y2 = int(bar.y1), int(bar.y2)
+    rows = speckled[y1:y2, int(bar.x1) : int(bar.x2)]
+    dots = rng.random(rows.shape[:2]) < 0.05
+    rows[dots] = 255 - rows[dots]
+    assert find_sliders(speckled) == []
+
+
+def test_surround_share_counts_marked_pixels_beside_the_track_only() -> None:
+    mask = np.zeros((40, 100), dtype=bool)
+    mask[19:21, 10:90] = True  # the track
+    mask[12:28, 40:52] = True  # the knob
+    band, knob = (19, 21, 10, 90), (40, 12, 52, 28)
+    assert surround_share(mask, band, knob) == 0.0
+    mask[14, 10:30] = True  # a line above the track, beside the knob
+    assert 0.0 < surround_share(mask, band, knob) < 0.1
