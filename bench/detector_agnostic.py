@@ -32,6 +32,7 @@ screen are each detector's own (``time.process_time``, one thread each). Writes
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import os
@@ -54,11 +55,7 @@ def _without(items: Sequence[Any], ids: set[int]) -> list[Any]:
 
 
 def _one_class(items: Sequence[Any]) -> list[Any]:
-    return [type(i)(**{**_fields(i), "class_id": 0}) for i in items]
-
-
-def _fields(item: Any) -> dict[str, Any]:
-    return {name: getattr(item, name) for name in item.__slots__}
+    return [dataclasses.replace(i, class_id=0) for i in items]
 
 
 def scores(gts: list[list[Any]], preds: list[list[Any]], *, one: bool) -> dict[str, float]:

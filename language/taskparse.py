@@ -280,6 +280,12 @@ def _bare(value: str) -> str:
     return value
 
 
+def _asks_search(verb: re.Match[str], search: bool) -> bool:
+    """Whether a search verb (the match's ``verb`` group) asks to search: "search" always,
+    "find" / "look for" only when ``search`` (the command names no setting)."""
+    return search or verb["verb"].lower().startswith("search")
+
+
 def _values(
     text: str, search: bool = True, queries: set[str] | None = None
 ) -> list[tuple[str, bool]]:
@@ -303,8 +309,7 @@ def _values(
                 value = (m.group(1) if m.groups() else m.group(0)).strip()
                 found.append((m.start(), value))
                 verb = _SEARCH_BEFORE.search(text[: m.start()]) if pattern is _QUOTED else None
-                asked = verb is not None and (search or verb["verb"].lower().startswith("search"))
-                if asked and queries is not None and value:
+                if verb and _asks_search(verb, search) and queries is not None and value:
                     queries.add(value)  # "look for 'tickets'": a search's words
         return pattern.sub(lambda m: " " * len(m.group(0)), rest)
 
@@ -317,7 +322,7 @@ def _values(
             if m is None:
                 continue
             group = "q" if pattern is _SEARCH else 1
-            if pattern is _SEARCH and not (search or m.group("verb").lower().startswith("search")):
+            if pattern is _SEARCH and not _asks_search(m, search):
                 continue  # "find the Android version": a setting's page, not a query
             value = m.group(group).strip()
             if pattern is _SEARCH:

@@ -3,25 +3,16 @@ when every class is one."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
+
+from bench_helpers import load_bench
 
 from screenpilot.datasets.yolo import CLASS_NAMES
 from screenpilot.training.evaluate import GroundTruth, Prediction
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _bench() -> ModuleType:
-    path = ROOT / "bench" / "detector_agnostic.py"
-    spec = importlib.util.spec_from_file_location("bench_detector_agnostic", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_detector_agnostic"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("detector_agnostic")
 
 
 def test_a_button_found_as_an_image_counts_only_as_one_class() -> None:

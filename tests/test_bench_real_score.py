@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
+from bench_helpers import load_bench
 
 
 def _real() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_real", ROOT / "bench" / "real.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_real"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("real")
 
 
 def test_a_row_is_hit_by_its_text_and_matched_by_the_texts_band() -> None:
