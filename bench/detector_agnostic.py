@@ -86,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.progress import Progress
 
     from screenpilot.datasets.yolo import CLASS_NAMES, read_split
+    from screenpilot.errors import ScreenpilotError
     from screenpilot.training.evaluate import GroundTruth, Prediction
     from screenpilot.vision.detect import Detector
     from screenpilot.vision.image import load_image
@@ -115,7 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not samples:
         print(f"split {args.split!r} of {args.data} has no images", file=sys.stderr)
         return 2
-    detector = Detector(args.weights, conf=0.001, threads=args.threads)
+    try:
+        detector = Detector(args.weights, conf=0.001, threads=args.threads)
+    except ScreenpilotError as exc:
+        print(f"{exc.message}" + (f" ({exc.hint})" if exc.hint else ""), file=sys.stderr)
+        return 2
     gts: list[list[Any]] = []
     ours: list[list[Any]] = []
     theirs: list[list[Any]] = []
