@@ -38,6 +38,7 @@ from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
+from screenpilot.vision.backdrop import find_backdrop_pictures
 from screenpilot.vision.blobs import content_area, find_icons, trim_dots
 from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.checkboxes import with_check_boxes
@@ -392,6 +393,9 @@ def assemble(
         if "detect" in stages:  # round buttons by their outline: on a map or photo too
             round_buttons = find_round_buttons(pixels, [e.box for e in texts])
             widgets = add_round_buttons(widgets, [c for c in round_buttons if c not in discs])
+            # pictures on a wallpaper or a camera's view (a launcher's dock icons)
+            known = [e.box for e in (*texts, *widgets)] + [r.box for r in bar_regions]
+            widgets += find_backdrop_pictures(pixels, known)
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
         fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
