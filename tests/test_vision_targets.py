@@ -280,6 +280,44 @@ def test_a_hint_in_an_outlined_field_takes_the_outline() -> None:
     assert band is not None and (band.x1, band.x2) == (0, W)  # no outline: the row's band
 
 
+def _chip(pixels: np.ndarray, box: tuple[int, int, int, int]) -> None:
+    """A filter chip as Material draws it: a pill's grey outline on a white page."""
+    from PIL import Image, ImageDraw
+
+    im = Image.fromarray(pixels)
+    ImageDraw.Draw(im).rounded_rectangle(
+        box, radius=(box[3] - box[1]) // 2, outline=(200,) * 3, width=3
+    )
+    pixels[:] = np.asarray(im)
+
+
+def test_a_label_in_a_chip_with_a_leading_icon_takes_the_whole_chip() -> None:
+    pixels = np.full((H, W, 3), 255, np.uint8)
+    _chip(pixels, (40, 1000, 400, 1100))
+    pixels[1030:1070, 90:130] = (220, 60, 50)  # the chip's icon, before its label
+    pixels[1032:1068, 160:340] = 90  # the label's ink
+    label = _text((160, 1032, 340, 1068), "Images")
+    chip = with_targets([label], W, H, pixels=pixels)[0].target
+    assert chip is not None
+    edges = zip(chip.as_tuple(), (40, 1000, 401, 1101), strict=True)
+    assert all(abs(a - b) <= 3 for a, b in edges)
+    _chip(pixels, (440, 1000, 800, 1100))  # a pill with no icon: its round ends bound it
+    pixels[1032:1068, 520:720] = 90
+    pill = with_targets([_text((520, 1032, 720, 1068), "Audio")], W, H, pixels=pixels)[0].target
+    assert pill is not None and abs(pill.x1 - 440) <= 3 and abs(pill.x2 - 801) <= 3
+
+
+def test_a_label_in_a_tables_cell_takes_the_cell_not_the_row_of_cells() -> None:
+    pixels = np.full((H, W, 3), 255, np.uint8)
+    pixels[1000:1003, 40:1040] = 120  # the row's top and bottom lines
+    pixels[1097:1100, 40:1040] = 120
+    for x in (40, 380, 720, 1037):  # the cells' walls join them into one grid
+        pixels[1000:1100, x : x + 3] = 120
+    pixels[1032:1068, 450:650] = 90
+    cell = with_targets([_text((450, 1032, 650, 1068), "Total")], W, H, pixels=pixels)[0].target
+    assert cell is not None and abs(cell.x1 - 380) <= 3 and abs(cell.x2 - 723) <= 3
+
+
 def test_a_rows_leading_icon_takes_the_rows_title_and_a_trailing_one_does_not() -> None:
     # the simulator's settings row: icon, "Network & internet" over its summary, and a
     # delete icon at the row's end, which is a button of its own

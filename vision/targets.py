@@ -23,7 +23,9 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   (with itself), a picture with its name below takes both (a launcher's tile);
 - **a text on a filled shape** (a button or chip whose fill differs from the page): the
   shape, grown from the text while its columns and rows keep the fill's colour; a
-  text in an outline on a plain page (an outlined field or button): the outline;
+  text in an outline on a plain page (an outlined field or button): the outline; a
+  chip or a pill, whose round ends have no straight side and which may hold an icon
+  before its label: the closed outline's extent (:func:`_ring_ends`);
 - **a text button** (a one-line label in capitals, "OK", "CANCEL", off the screen's
   middle or beside another one): ``TOUCH_DP`` tall, ``BUTTON_PAD_DP`` beyond the label
   each side, at least ``BUTTON_MIN_DP`` wide (a label alone in the middle is a
@@ -463,9 +465,47 @@ def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
         ink(window[top + qy : bottom + 1 - qy, left]).mean(),
         ink(window[top + qy : bottom + 1 - qy, right]).mean(),
     )
+    # a chip or a pill: its round ends have no straight side, and the first ink beside
+    # the label may be the chip's icon (the top line then runs on past it)
+    runs_on = left > 0 and right < w - 1 and bool(ink(window[top, [left - 1, right + 1]]).any())
+    over = min(ink(window[top, sx1:sx2]).mean(), ink(window[bottom, sx1:sx2]).mean())
+    if (min(lines) < FILL_SHARE or runs_on) and over >= FILL_SHARE:
+        ring = _ring_ends(ink(window[top : bottom + 1]), (sx1, sx2), (sy1 + sy2) // 2 - top)
+        if ring is not None and ring[1] - ring[0] < FILL_MAX_WIDTH * w:
+            return Box.of(ring[0], y1 + top, ring[1], y1 + bottom + 1)
     if min(lines) < FILL_SHARE:
         return None
     return Box.of(left, y1 + top, right + 1, y1 + bottom + 1)
+
+
+def _ring_ends(band: np.ndarray, span: tuple[int, int], middle: int) -> tuple[int, int] | None:
+    """Where a closed outline around a text ends left and right (a chip or a pill,
+    whose rounded ends have no straight side, and which may hold an icon before its
+    label): ``band`` is the ink from the outline's top line to its bottom line (both
+    crossing the text's middle column), ``span`` the text's columns, ``middle`` the
+    text's middle row in it. The outline is the connected ink of the top line; it
+    counts when it holds the bottom line too, reaches past the text both ways, and
+    crosses the middle row only at its two ends (within one band height of them),
+    not between (a table's cell walls join its lines into one grid). None otherwise."""
+    import cv2
+
+    h = band.shape[0]
+    x1, x2 = span
+    cx = (x1 + x2) // 2
+    if h < 3 or not band[0, cx] or not band[h - 1, cx] or not 0 < middle < h - 1:
+        return None
+    _, labels = cv2.connectedComponents(band.astype(np.uint8), connectivity=8)
+    ring = labels == labels[0, cx]
+    if labels[h - 1, cx] != labels[0, cx]:
+        return None
+    cols = np.flatnonzero(ring.any(axis=0))
+    left, right = int(cols[0]), int(cols[-1]) + 1
+    if not (left < x1 and right > x2):
+        return None
+    crossed = np.flatnonzero(ring[middle])
+    if ((crossed >= left + h) & (crossed < right - h)).any():
+        return None
+    return left, right
 
 
 def _first(line: np.ndarray) -> int | None:
