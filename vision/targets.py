@@ -495,9 +495,9 @@ def _ring_ends(band: np.ndarray, span: tuple[int, int], middle: int) -> tuple[in
     if h < 3 or not band[0, cx] or not band[h - 1, cx] or not 0 < middle < h - 1:
         return None
     _, labels = cv2.connectedComponents(band.astype(np.uint8), connectivity=8)
-    ring = labels == labels[0, cx]
     if labels[h - 1, cx] != labels[0, cx]:
         return None
+    ring = labels == labels[0, cx]
     cols = np.flatnonzero(ring.any(axis=0))
     left, right = int(cols[0]), int(cols[-1]) + 1
     if not (left < x1 and right > x2):
