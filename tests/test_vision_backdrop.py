@@ -54,3 +54,15 @@ def test_what_describe_found_or_the_status_bar_keeps_its_place() -> None:
     _icon(im, DOCK[0], (30, 140, 230))
     _icon(im, (500, 10, 580, 90), (30, 140, 230))  # in the status bar
     assert find_backdrop_pictures(np.asarray(im), [Box.of(*DOCK[0])]) == []
+
+
+
+def test_a_button_the_icons_lie_on_does_not_take_them_but_a_picture_does() -> None:
+    im = _wallpaper()
+    _icon(im, DOCK[0], (30, 140, 230))
+    dock = Box.of(0, 1780, W, 2000)  # the whole dock reported as one button
+    found = find_backdrop_pictures(np.asarray(im), [], panels=[dock])
+    assert [e.box.iou(Box.of(*DOCK[0])) > 0.8 for e in found] == [True]
+    # a button about the icon's size takes it; so does a picture of any size (a photo)
+    assert find_backdrop_pictures(np.asarray(im), [], panels=[Box.of(100, 1800, 300, 1980)]) == []
+    assert find_backdrop_pictures(np.asarray(im), [dock]) == []

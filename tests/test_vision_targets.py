@@ -406,3 +406,20 @@ def test_tabs_beside_a_floating_button_keep_columns_as_wide_as_the_others() -> N
     want = [(0, 238), (238, 475), (605, 842), (842, 1080)]  # the button's slot is no tab's
     for c, (x1, x2) in zip(columns, want, strict=True):
         assert c is not None and abs(c.x1 - x1) <= 4 and abs(c.x2 - x2) <= 4
+
+
+def test_a_rows_trailing_value_and_its_title_both_take_the_whole_row() -> None:
+    title = _text((180, 500, 480, 550), "Games")
+    subtitle = _text((180, 560, 420, 600), "2 apps")
+    value = _text((900, 500, 1040, 550), "17 GB")
+    out = with_targets([title, subtitle, value], W, H)
+    band, own = out[0].target, out[2].target
+    assert band is not None and own is not None
+    assert (band.x1, band.x2) == (own.x1, own.x2) == (0, W)
+    star = with_targets([title, subtitle, _text((960, 500, 1020, 560), "☆")], W, H)
+    assert star[0].target is not None and star[0].target.x2 == W  # a glyph read as a symbol
+    # a second label without a digit, or one that does not end the row, still splits it
+    for right in (_text((900, 500, 1040, 550), "Share"), _text((600, 500, 700, 550), "17 GB")):
+        split = with_targets([title, subtitle, right], W, H)
+        a = split[0].target
+        assert a is not None and a.x2 <= right.box.x1

@@ -16,7 +16,9 @@ background wherever it is. A connected blob that differs from it by more than
   has the blob's own colour. A large panel's corner, where the neighbourhood's median
   turns from the page to the panel, continues past the blob's box and fails this, as
   does a patch of a photo;
-- nothing describe found already covers a tenth of it, and it lies below the status bar.
+- nothing describe found already covers a tenth of it (a button more than ``LARGER``
+  times its area does not count: a launcher's dock found as one button), and it lies
+  below the status bar.
 
 On 300 screens of the harvest's train apps (none of the held-out apps) it found 18
 pictures that nothing else had: launcher icons, shutter buttons, a chat bubble, a
@@ -53,8 +55,12 @@ FILL = 0.35
 RING = 0.2
 #: ... of which at most this share may have the blob's own colour.
 SAME = 0.25
-#: Known boxes covering this share of a blob take it.
+#: Known boxes covering this share of a blob take it; a button the detector found takes
+#: it only when at most ``LARGER`` times its area: a larger one is a panel the blob lies
+#: on (a launcher's dock, a tile, reported as one button), not the blob itself. A
+#: picture of any size takes it (a sun in a photo is no icon).
 COVERED = 0.1
+LARGER = 6.0
 CONFIDENCE = 0.3
 
 
@@ -71,9 +77,12 @@ def _stands_apart(small: np.ndarray, ink: np.ndarray, x: int, y: int, bw: int, b
     return bool(around.size) and float((colour_distance(around, colour) <= CONTRAST).mean()) <= SAME
 
 
-def find_backdrop_pictures(pixels: np.ndarray, known: Sequence[Box]) -> list[Element]:
+def find_backdrop_pictures(
+    pixels: np.ndarray, known: Sequence[Box], *, panels: Sequence[Box] = ()
+) -> list[Element]:
     """Picture-sized blobs on ``pixels`` (H x W x 3 RGB) that differ from their
-    neighbourhood and that no box of ``known`` covers, as clickable ``icon`` elements."""
+    neighbourhood and that no box of ``known`` covers, nor one of ``panels`` (buttons)
+    of about their size, as clickable ``icon`` elements."""
     import cv2
 
     h, w = pixels.shape[:2]
@@ -109,7 +118,16 @@ def find_backdrop_pictures(pixels: np.ndarray, known: Sequence[Box]) -> list[Ele
             min(w, (x + bw - 1) * step),
             min(h, (y + bh - 1) * step),
         )
-        if box.y1 < top or any(k.intersection(box) > COVERED * box.area for k in known):
+        if box.y1 < top or _covered(box, known, panels):
             continue
         found.append(Element(0, ElementKind.ICON, box, clickable=True, confidence=CONFIDENCE))
     return found
+
+
+def _covered(box: Box, known: Sequence[Box], panels: Sequence[Box]) -> bool:
+    """Whether a box of ``known``, or one of ``panels`` at most ``LARGER`` times
+    ``box``'s area, covers more than ``COVERED`` of it."""
+    least = COVERED * box.area
+    if any(k.intersection(box) > least for k in known):
+        return True
+    return any(p.intersection(box) > least and p.area <= LARGER * box.area for p in panels)

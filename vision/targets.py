@@ -13,7 +13,10 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   to half-way to the content below (at most ``ROW_PAD`` line heights beyond the text,
   and ``MAX_PAD_DP``), across the narrowest card, list or dialog that holds it (else
   the screen; an open navigation drawer's rows end at its edge, ``vision.panels``),
-  shared at the middle of the gap with items side by side;
+  shared at the middle of the gap with items side by side, except a row's trailing
+  value (a short one-line text with a digit at the row's right end, "17 GB", "00:26",
+  or a glyph read as one symbol, "☆", right of a title that starts in the left half):
+  the title and the value both take the row;
 - **icons and small pictures** (under ``TOUCH_DP``): the filled shape they sit on
   (as a text's, below) when it is ``ICON_FILL`` times their box or more, else a square
   of ``TOUCH_DP`` (the platform's minimum touch target) around the glyph, no closer to
@@ -118,6 +121,11 @@ NAVIGATION_GLYPHS = frozenset({"back", "menu", "close"})
 APP_BAR_DP = 100.0
 SMALL = (ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON)
 HOLDERS = (BlockKind.CARD, BlockKind.LIST, BlockKind.DIALOG, BlockKind.GRID)
+#: A row's trailing value: one line of at most ``VALUE_CHARS`` characters, a digit among
+#: them (a size, a time, a count: not a second button's label) or one symbol, ending at
+#: most ``VALUE_END_DP`` before the row's right edge, starting in its right half.
+VALUE_CHARS = 12
+VALUE_END_DP = 32.0
 
 
 def with_targets(
@@ -158,6 +166,7 @@ def with_targets(
     texts = [i for i, e in enumerate(elements) if e.kind is ElementKind.TEXT]
     items = split_by_leading_pictures(_items(texts, boxes, dp), elements, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
+    values = [len(item) == 1 and _value_text(elements[item[0]].text) for item in items]
     for k, item in enumerate(items):
         band = None
         if pixels is not None:
@@ -165,9 +174,20 @@ def with_targets(
                 shape = filled_shape(pixels, spans[k], dp) or _outlined(pixels, spans[k], dp)
                 found[spans[k]] = shape
             band = found[spans[k]]
-        if band is None and len(item) == 1 and _text_button_label(item[0], elements, width):
+        trailing = values[k] and any(
+            _beside(other, spans[k]) and _trails(other, spans[k], 0.0, float(width), dp)
+            for other in spans
+        )
+        if (
+            band is None
+            and len(item) == 1
+            and not trailing  # "17 GB" at a row's end is no button
+            and _text_button_label(item[0], elements, width)
+        ):
             band = _text_button(item[0], boxes, dp, width, height)
-        band = band or _band(spans[k], item, boxes, dp, width, height, regions, spans, drawer)
+        band = band or _band(
+            spans[k], item, boxes, dp, width, height, regions, spans, drawer, values
+        )
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
     for i, cell in _text_grid(out, width, height).items():
@@ -624,9 +644,11 @@ def _band(
     regions: Sequence[Region],
     spans: Sequence[Box],
     drawer: int | None = None,
+    values: Sequence[bool] = (),
 ) -> Box:
     """An item's row band (module docstring); ``drawer``: an open drawer's right edge,
-    where the band of an item on the drawer ends."""
+    where the band of an item on the drawer ends; ``values``: which of ``spans`` could be
+    a row's trailing value (one short line)."""
     line = min(boxes[i].height for i in item)
     pad = min(ROW_PAD * line, MAX_PAD_DP * dp)
     members = set(item)
@@ -643,9 +665,13 @@ def _band(
         x1, x2 = float(tightest.x1), float(tightest.x2)
     if drawer is not None and span.x2 <= drawer:
         x2 = min(x2, float(drawer))
+    is_value = dict(zip(spans, values, strict=False))
+    left, right = x1, x2
     for other in spans:
-        overlap = min(other.y2, span.y2) - max(other.y1, span.y1)
-        if other == span or overlap < 0.5 * min(other.height, span.height):
+        if other == span or not _beside(other, span):
+            continue
+        pair = (span, other) if other.x1 >= span.x2 else (other, span)
+        if is_value.get(pair[1], False) and _trails(*pair, left, right, dp):
             continue
         if other.x1 >= span.x2:
             x2 = min(x2, (span.x2 + other.x1) / 2)
@@ -660,6 +686,28 @@ def _band(
         elif o.y1 >= span.y2:
             y2 = min(y2, (span.y2 + o.y1) / 2)
     return _clip(x1, y1, x2, y2, width, height)
+
+
+def _value_text(text: str) -> bool:
+    """Whether ``text`` can be a row's trailing value: a short one with a digit ("17 GB",
+    "00:26"), or one symbol (an icon's glyph read as "☆" or ">")."""
+    t = text.strip()
+    if len(t) == 1:
+        return not t.isalpha()
+    return len(t) <= VALUE_CHARS and any(c.isdigit() for c in t)
+
+
+def _beside(a: Box, b: Box) -> bool:
+    """Whether ``a`` and ``b`` share a row: they overlap by half the shorter's height."""
+    return min(a.y2, b.y2) - max(a.y1, b.y1) >= 0.5 * min(a.height, b.height)
+
+
+def _trails(title: Box, value: Box, x1: float, x2: float, dp: float) -> bool:
+    """Whether ``value`` is the trailing value of ``title``'s row, which spans ``x1`` to
+    ``x2``: it ends at most ``VALUE_END_DP`` before ``x2`` and starts right of the middle,
+    and the title starts left of it."""
+    middle = (x1 + x2) / 2
+    return value.x2 >= x2 - VALUE_END_DP * dp and value.x1 >= middle and title.x1 < middle
 
 
 def _clip(x1: float, y1: float, x2: float, y2: float, width: int, height: int) -> Box:
