@@ -56,7 +56,6 @@ def test_what_describe_found_or_the_status_bar_keeps_its_place() -> None:
     assert find_backdrop_pictures(np.asarray(im), [Box.of(*DOCK[0])]) == []
 
 
-
 def test_a_button_the_icons_lie_on_does_not_take_them_but_a_picture_does() -> None:
     im = _wallpaper()
     _icon(im, DOCK[0], (30, 140, 230))
