@@ -75,3 +75,39 @@ def test_a_detector_check_box_the_pixels_do_not_confirm_is_a_picture() -> None:
     moved = next(e for e in out if e.box == icon.box)
     assert moved.kind is K.IMAGE and moved.checked is None
     assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
+
+
+def _photo_tile(size: int = 400, seed: int = 3) -> np.ndarray:
+    """A photo-like tile: a green-blue gradient with noise (not a plain surround)."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:size, 0:size] / size
+    tile = np.stack([40 + 60 * x, 90 + 80 * y, 60 + 40 * (1 - x)], axis=-1)
+    return np.clip(tile + rng.normal(0, 12, tile.shape), 0, 255).astype(np.uint8)
+
+
+def _outline(pixels: np.ndarray, x: int, y: int, side: int, grey: int, stroke: int) -> None:
+    pixels[y : y + side, x : x + side] = np.where(
+        np.pad(
+            np.zeros((side - 2 * stroke, side - 2 * stroke), bool), stroke, constant_values=True
+        )[..., None],
+        np.uint8(grey),
+        pixels[y : y + side, x : x + side],
+    )
+
+
+def test_a_check_box_on_a_photo_and_a_faint_one_on_a_white_thumbnail_are_found() -> None:
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    screen[300:700, 60:460] = _photo_tile()
+    _outline(screen, 370, 330, 60, 235, 6)  # a light outline at the photo's corner
+    _outline(screen, 910, 330, 60, 225, 6)  # a faint grey outline on a white thumbnail
+    found = sorted(find_check_boxes(screen), key=lambda e: e.box.x1)
+    assert [f.checked for f in found] == [False, False]
+    assert found[0].box.iou(Box.of(370, 330, 430, 390)) > 0.8
+    assert found[1].box.iou(Box.of(910, 330, 970, 390)) > 0.8
+
+
+def test_a_square_patch_of_a_photo_is_no_check_box() -> None:
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    screen[300:700, 60:460] = _photo_tile()
+    screen[330:390, 370:430] = 235  # a light square, filled: no outline, no tick
+    assert find_check_boxes(screen) == []

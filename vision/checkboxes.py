@@ -6,7 +6,10 @@ fixed, so the pixels decide: a near-square of 2.6-7.5 % of the screen's width
 whose edge is a closed, even ring on a plain surround, its inside either the
 surround's colour (unchecked) or the ring's colour with a contrasting mark
 (checked). Text glyphs (CJK "口"), icons and thumbnails fail one of these; the
-navigation bar's "recents" square is left out.
+navigation bar's "recents" square is left out. Two looks of a photo picker pass too:
+a light outline on a photo (the surround is not plain, but the ring is even and in a
+grey the photo around it hardly has, and the photo shows through its inside), and a
+faint grey outline (20-40 grey levels) on a white thumbnail.
 The finder adds a ``check_box`` where the detector found none, and replaces a
 detected image or button that is the same square. The pixels are also the judge of
 the detector's own check boxes: one that no found square confirms is reported as a
@@ -33,6 +36,14 @@ CONTRAST = 40.0
 #: The surround and an unchecked inside are plain: grey std under this.
 PLAIN = 14.0
 CONFIDENCE = 0.6
+#: On a busy surround (a photo picker's thumbnail): the ring is this even, and at most
+#: ``STROKE_AROUND`` of the surround (and of an unchecked inside) has the ring's grey.
+EVEN_RING = 0.75
+STROKE_AROUND = 0.25
+#: A faint outline on a plain page: at least this grey-level contrast, and this share
+#: of the ring within half of it of the ring's median.
+FAINT = 20.0
+FAINT_EVEN = 0.8
 
 
 def _plain(values: np.ndarray) -> bool:
@@ -61,18 +72,40 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     outside = _ring(crop, 0, 0, crop.shape[1], crop.shape[0], pad - 1 if pad > 2 else 1)
     ring = _ring(crop, x1, y1, x2, y2, band)
     inside = crop[y1 + side // 4 : y2 - side // 4, x1 + side // 4 : x2 - side // 4]
-    if not _plain(outside) or inside.size == 0:
+    if inside.size == 0:
         return None
     surround, edge = float(np.median(outside)), float(np.median(ring))
+    if _faint_outline(outside, ring, inside, surround, edge):
+        return False
     if abs(edge - surround) < CONTRAST or float((np.abs(ring - edge) < CONTRAST).mean()) < 0.7:
         return None
-    if _plain(inside) and abs(float(np.median(inside)) - surround) < CONTRAST / 2:
+    if not _plain(outside):
+        # on a photo: an even outline in a grey the photo around it hardly has
+        if float((np.abs(ring - edge) < CONTRAST).mean()) < EVEN_RING:
+            return None
+        if float((np.abs(outside - edge) < CONTRAST).mean()) > STROKE_AROUND:
+            return None
+        if float((np.abs(inside - edge) < CONTRAST).mean()) < STROKE_AROUND:
+            return False  # a hollow outline: the photo shows through
+    elif _plain(inside) and abs(float(np.median(inside)) - surround) < CONTRAST / 2:
         return False
     inner = crop[y1 + 2 * band : y2 - 2 * band, x1 + 2 * band : x2 - 2 * band]
     mark = np.abs(inner - edge) > CONTRAST
     if inner.size == 0 or not 0.05 < float(mark.mean()) < 0.5:
         return None
     return True if _check_mark(mark) else None
+
+
+def _faint_outline(
+    outside: np.ndarray, ring: np.ndarray, inside: np.ndarray, surround: float, edge: float
+) -> bool:
+    """An unchecked box drawn in a light grey on a plain page (a photo picker's white
+    thumbnail): a ring at least ``FAINT`` darker or lighter than the page, even all
+    round, and an inside of the page's grey."""
+    if not (_plain(outside) and _plain(inside)) or not FAINT <= abs(edge - surround) < CONTRAST:
+        return False
+    even = float((np.abs(ring - edge) < FAINT / 2).mean())
+    return even >= FAINT_EVEN and abs(float(np.median(inside)) - surround) < FAINT / 2
 
 
 def _check_mark(mark: np.ndarray) -> bool:
