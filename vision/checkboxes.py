@@ -77,11 +77,12 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     surround, edge = float(np.median(outside)), float(np.median(ring))
     if _faint_outline(outside, ring, inside, surround, edge):
         return False
-    if abs(edge - surround) < CONTRAST or float((np.abs(ring - edge) < CONTRAST).mean()) < 0.7:
+    even = float((np.abs(ring - edge) < CONTRAST).mean())
+    if abs(edge - surround) < CONTRAST or even < 0.7:
         return None
     if not _plain(outside):
         # on a photo: an even outline in a grey the photo around it hardly has
-        if float((np.abs(ring - edge) < CONTRAST).mean()) < EVEN_RING:
+        if even < EVEN_RING:
             return None
         if float((np.abs(outside - edge) < CONTRAST).mean()) > STROKE_AROUND:
             return None

@@ -394,10 +394,10 @@ def assemble(
             round_buttons = find_round_buttons(pixels, [e.box for e in texts])
             widgets = add_round_buttons(widgets, [c for c in round_buttons if c not in discs])
             # pictures on a wallpaper or a camera's view (a launcher's dock icons)
-            panels = [e.box for e in widgets if e.kind is ElementKind.BUTTON]
-            known = [e.box for e in (*texts, *widgets) if e.box not in panels]
-            known += [r.box for r in bar_regions]
-            widgets += find_backdrop_pictures(pixels, known, panels=panels)
+            buttons = [e for e in widgets if e.kind is ElementKind.BUTTON]
+            others = [e for e in (*texts, *widgets) if e.kind is not ElementKind.BUTTON]
+            known = [e.box for e in others] + [r.box for r in bar_regions]
+            widgets += find_backdrop_pictures(pixels, known, panels=[e.box for e in buttons])
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
         fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
