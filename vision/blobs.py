@@ -39,17 +39,37 @@ MIN_SIDE, MAX_SIDE = 0.03, 0.11
 MAX_WIDE = 2.5
 
 
-def off_background(
-    pixels: np.ndarray, contrast: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The screen (halved when 900 px wide or more: ``step`` 2) as int16, each row's
-    background colour (the median of a sample of the row), and the mask (uint8) of
-    pixels whose colour differs from it by more than ``contrast`` (sum of R, G, B)."""
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """A screen against its rows' backgrounds, what :func:`find_icons` and
+    ``vision.discs.find_discs`` both look at (:func:`page_of` makes it once for both):
+    the screen (halved when 900 px wide or more: ``step`` 2) as int16 (``img``), each
+    row's background colour (the median of a sample of the row) and each pixel's
+    distance from it (sum of R, G, B)."""
+
+    img: np.ndarray
+    background: np.ndarray
+    distance: np.ndarray
+    step: int
+
+
+def page_of(pixels: np.ndarray) -> Page:
+    """``pixels`` (H x W x 3 RGB) as a :class:`Page`."""
     step = 2 if pixels.shape[1] >= 900 else 1
     img = pixels[::step, ::step].astype(np.int16)
     background = np.median(img[:, ::4], axis=1).astype(np.int16)  # a sample is enough
-    mask = (colour_distance(img, background[:, None, :]) > contrast).astype(np.uint8)
-    return img, background, mask, step
+    return Page(img, background, colour_distance(img, background[:, None, :]), step)
+
+
+def off_background(
+    pixels: np.ndarray, contrast: int, page: Page | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The :class:`Page` of ``pixels`` (``page`` when given, made from them) as its
+    screen, its rows' background colours, the mask (uint8) of pixels whose colour
+    differs from their row's by more than ``contrast``, and its step."""
+    page = page_of(pixels) if page is None else page
+    mask = (page.distance > contrast).astype(np.uint8)
+    return page.img, page.background, mask, page.step
 
 
 #: The status bar's height in dp (its glyphs are the system's, not the app's).
@@ -66,15 +86,18 @@ def find_icons(
     known: Sequence[Box],
     fields: Sequence[Box],
     lines: Sequence[Box] = (),
+    *,
+    page: Page | None = None,
 ) -> list[Element]:
     """Icon-sized blobs on ``pixels`` (H x W x 3 RGB) on the rows of ``fields`` that
     no box in ``known`` touches; a column of three dots may sit at the start or end
-    of a box of ``lines`` (text lines, among ``known``)."""
+    of a box of ``lines`` (text lines, among ``known``). ``page``: ``pixels``'
+    :class:`Page`, when the caller has it."""
     if not fields:
         return []
     import cv2
 
-    img, _, mask, step = off_background(pixels, CONTRAST)
+    img, _, mask, step = off_background(pixels, CONTRAST, page)
     w = img.shape[1]
     grow = max(1, round(w * 0.006))
     raw = mask

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.blobs import off_background
+from screenpilot.vision.blobs import Page, off_background
 from screenpilot.vision.image import colour_distance
 
 #: A button's side as a share of the screen's width (32-64 dp on 411 dp).
@@ -143,13 +143,20 @@ def _bounded(img: np.ndarray, x: int, y: int, bw: int, bh: int, fill: np.ndarray
     return float((colour_distance(band, surround) <= 2 * EVEN).mean()) >= 0.8
 
 
-def find_discs(pixels: np.ndarray, texts: Sequence[Box], pictures: Sequence[Box]) -> list[Box]:
+def find_discs(
+    pixels: np.ndarray,
+    texts: Sequence[Box],
+    pictures: Sequence[Box],
+    *,
+    page: Page | None = None,
+) -> list[Box]:
     """Boxes of disc buttons on ``pixels`` (H x W x 3 RGB) that no box of ``texts``
-    touches and no box of ``pictures`` (photos, much larger) holds."""
+    touches and no box of ``pictures`` (photos, much larger) holds. ``page``:
+    ``pixels``' ``vision.blobs.Page``, when the caller has it."""
     import cv2
 
     height = pixels.shape[0]
-    img, background, mask, step = off_background(pixels, OFF_BACKGROUND)
+    img, background, mask, step = off_background(pixels, OFF_BACKGROUND, page)
     w = img.shape[1]
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w

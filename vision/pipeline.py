@@ -39,7 +39,7 @@ from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
 from screenpilot.vision.backdrop import find_backdrop_pictures
-from screenpilot.vision.blobs import content_area, find_icons, trim_dots
+from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dots
 from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
@@ -365,12 +365,15 @@ def assemble(
             and e.kind.value not in ("status_bar", "navigation_bar")
         ]
         widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], w)
+        page = page_of(pixels)  # the rows' backgrounds, for icon blobs and discs
         if "detect" in stages:  # icons the detector missed, as blobs of ink
             # (inside a field too: a search bar's back arrow, a clear or voice button)
             lone = title_glyphs(texts)  # an arrow read as "K" hides no icon from the search
             known = [e.box for e in texts if e not in lone] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
-            blobs = find_icons(pixels, known, [content_area(w, h)], [e.box for e in texts])
+            blobs = find_icons(
+                pixels, known, [content_area(w, h)], [e.box for e in texts], page=page
+            )
             texts, blobs = settle_title_glyphs(texts, lone, blobs)
             texts = trim_dots(texts, blobs)
             numbers, blobs = read_glyphs(pixels, blobs, reader)  # a lone "1" the OCR missed
@@ -388,6 +391,7 @@ def assemble(
             pixels,
             [e.box for e in texts],
             [e.box for e in widgets if e.kind is ElementKind.IMAGE],
+            page=page,
         )
         widgets = add_discs(widgets, discs)
         if "detect" in stages:  # round buttons by their outline: on a map or photo too

@@ -435,12 +435,15 @@ def filled_shape(pixels: RGB, span: Box, dp: float) -> Box | None:
     reach = round(FILL_REACH_DP * dp)
     x1, y1 = max(0, span.x1 - reach), max(0, span.y1 - reach)
     x2, y2 = min(w, span.x2 + reach), min(h, span.y2 + reach)
-    window = pixels[y1:y2, x1:x2].astype(np.int16)
+    window = pixels[y1:y2, x1:x2]
     sx1, sy1, sx2, sy2 = span.x1 - x1, span.y1 - y1, span.x2 - x1, span.y2 - y1
-    same = colour_distance(window, fill) <= FILL_TOLERANCE
-    cols = same[sy1:sy2].mean(axis=0) >= FILL_SHARE
+
+    def same(part: np.ndarray) -> np.ndarray:  # only the text's band, then its columns
+        return np.asarray(colour_distance(part.astype(np.int16), fill) <= FILL_TOLERANCE)
+
+    cols = same(window[sy1:sy2]).mean(axis=0) >= FILL_SHARE
     left, right = _run(cols, sx1, -1), _run(cols, sx2 - 1, 1)
-    rows = same[:, left : right + 1].mean(axis=1) >= FILL_SHARE
+    rows = same(window[:, left : right + 1]).mean(axis=1) >= FILL_SHARE
     top, bottom = _run(rows, sy1, -1), _run(rows, sy2 - 1, 1)
     edges = (left > 0 or x1 == 0, right < len(cols) - 1 or x2 == w)
     if not all(edges) or not (top > 0 or y1 == 0) or not (bottom < len(rows) - 1 or y2 == h):
