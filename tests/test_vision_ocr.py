@@ -195,3 +195,46 @@ def test_narrow_lines_are_padded_as_rapidocr_pads_them() -> None:
     assert word.text == "Inbox" and bars.box == boxes[0]
     as_before = RapidOcrBackend(rec_width=320, rec_cache=0).read_boxes(pixels, boxes[:1])[0]
     assert (bars.text, bars.score) == (as_before.text, as_before.score)  # the same read
+
+
+def test_the_text_detectors_input_is_made_in_float32_to_the_same_bits() -> None:
+    """rapidocr's own preprocessing normalises in float64; the backend's float32 one
+    (``_float32_preprocess``) gives the detector the same tensor, bit for bit."""
+    from rapidocr.ch_ppocr_det.utils import DetPreProcess
+
+    from screenpilot.vision.ocr import RapidOcrBackend
+
+    detector = RapidOcrBackend().engine()._load_det_model()
+    ours = detector.get_preprocess()
+    theirs = DetPreProcess(
+        detector.limit_side_len, detector.limit_type, detector.mean, detector.std
+    )
+    assert type(ours).__name__ == "_Float32Pre"  # installed
+    screen = np.asarray(Image.open(SCREENS / "netguard-32-settings-network.png").convert("RGB"))
+    noise = np.random.default_rng(1).integers(0, 256, (320, 224, 3), dtype=np.uint8)
+    for image in (np.ascontiguousarray(screen[:, :, ::-1]), noise):
+        a, b = ours(image), theirs(image)
+        assert a is not None and b is not None
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+        assert np.array_equal(a, b)
+
+
+def test_a_screen_is_scaled_once_for_finding_reading_and_reading_boxes() -> None:
+    """read() and then read_boxes() on one screen share its scaled copy, which nobody may
+    change; another screen (or another scale) is scaled anew."""
+    from screenpilot.vision.ocr import RapidOcrBackend
+
+    backend = RapidOcrBackend()
+    screen = np.asarray(Image.open(SCREENS / "netguard-32-settings-network.png").convert("RGB"))
+    lines = backend.read(screen)
+    first = backend._bgr(screen, 720 / screen.shape[1])
+    assert not first.flags.writeable and first.shape[1] == 720
+    from screenpilot.vision.ocr import _resize
+
+    assert np.array_equal(first, _resize(screen, 720 / screen.shape[1])[:, :, ::-1])
+    boxes = [line.box for line in lines[:3]]
+    again = backend.read_boxes(screen, boxes)
+    assert backend._bgr(screen, 720 / screen.shape[1]) is first  # not scaled again
+    assert [t.text for t in again] == [t.text for t in lines[:3]]
+    other = screen.copy()
+    assert backend._bgr(other, 720 / screen.shape[1]) is not first
