@@ -92,7 +92,6 @@ DATA = ROOT / "runs" / "data" / "real_v2"
 MANIFEST = DATA / "manifest.jsonl"
 HARVEST_REPORT = DATA / "harvest_report.json"
 OMNIPARSER = ROOT / "runs" / "omniparser" / "model.pt"
-SHIPPED_DETECTOR = ROOT / "models" / "detector.onnx"
 OUT = ROOT / "bench" / "results" / "real.json"
 
 MAKE_DATA = (
@@ -611,10 +610,17 @@ def _sha(path: Path) -> str:
 # --------------------------------------------------------------------------- main
 
 
+def _shipped_detector() -> Path:
+    """What describe loads when given no detector (``vision.shipped.detector_path``)."""
+    from screenpilot.vision.shipped import detector_path
+
+    return detector_path()[0]
+
+
 def _detectors(values: Sequence[str] | None) -> list[Path]:
     items = [
         v.strip()
-        for value in (values or [str(SHIPPED_DETECTOR)])
+        for value in (values or [str(_shipped_detector())])
         for v in value.split(",")
         if v.strip()
     ]
@@ -650,7 +656,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         metavar="PATH[,PATH]",
         help="an ONNX widget detector for screenpilot describe (repeatable or "
-        "comma-separated; default models/detector.onnx)",
+        "comma-separated; default: what describe loads, models/detector_int8.onnx)",
     )
     ap.add_argument(
         "--no-omniparser",

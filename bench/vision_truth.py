@@ -72,6 +72,7 @@ from screenpilot.vision.pipeline import (
     default_icons,
     observe,
 )
+from screenpilot.vision.shipped import detector_path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "results" / "vision_truth.json"
@@ -617,6 +618,7 @@ def models() -> dict[str, Any]:
     icons, icons_note = default_icons()
     return {
         "detector.onnx": (MODELS_DIR / "detector.onnx").is_file(),
+        "detector_used_file": str(detector_path()[0].name),
         "icons.onnx": (MODELS_DIR / "icons.onnx").is_file(),
         "detector_used": det is not None,
         "icons_used": icons is not None,

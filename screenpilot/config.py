@@ -84,7 +84,13 @@ DEFAULTS: dict[str, Option] = {
         "OCR reads each line padded to at least this many pixels wide at 48 tall "
         "(rapidocr's own: 320, slower)",
     ),
-    "vision.detector": Option(str, "", "ONNX widget detector; empty = the shipped model"),
+    "vision.detector": Option(
+        str,
+        "",
+        "widget detector: empty or int8 = the shipped one quantised to int8 (detector "
+        "twice as fast, about the same targets found; models/MODELS.md), fp32 = the "
+        "shipped float one, or an ONNX file",
+    ),
     "vision.icons": Option(str, "", "ONNX icon labeller; empty = the shipped model"),
     # planner
     "planner.kind": Option(str, "heuristic", "who plans the next action", ("heuristic", "llm")),

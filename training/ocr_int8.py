@@ -44,6 +44,7 @@ import numpy.typing as npt
 from screenpilot.errors import DataError
 from screenpilot.vision.image import RGB, load_image
 from screenpilot.vision.ocr import DEFAULT_DET_WIDTH, RapidOcrBackend, wheel_det_model
+from screenpilot.vision.shipped import sha256 as sha256  # re-exported: reports name sources by it
 
 #: The detector's own text threshold (rapidocr's ``Det.thresh``): a pixel is text above it.
 MASK_THRESHOLD = 0.3
@@ -73,15 +74,6 @@ class QuantReport:
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
-
-
-def sha256(path: Path) -> str:
-    """The SHA-256 of a file, hex."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def calibration_screens(manifest: Path, count: int) -> list[dict[str, Any]]:
@@ -144,9 +136,18 @@ def detector_inputs(
     return recorder.inputs
 
 
-def quantize(source: Path, inputs: Sequence[Array], out: Path) -> None:
+def quantize(
+    source: Path,
+    inputs: Sequence[Array],
+    out: Path,
+    *,
+    opset: int | None = 13,
+    exclude: Sequence[str] = (),
+) -> None:
     """Write ``source`` quantised to int8 with ranges calibrated on ``inputs`` to ``out``
-    (written beside it first, then moved: a failure leaves no half-written model)."""
+    (written beside it first, then moved: a failure leaves no half-written model).
+    ``opset``: the ONNX opset the model is converted to first (None: kept as it is);
+    ``exclude``: names of nodes left in float."""
     try:
         import onnx
         from onnx import version_converter
@@ -175,11 +176,13 @@ def quantize(source: Path, inputs: Sequence[Array], out: Path) -> None:
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="ocr-int8-") as tmp:
-        opset13 = Path(tmp) / "opset13.onnx"
+        converted = Path(tmp) / "converted.onnx"
         inferred = Path(tmp) / "inferred.onnx"
         result = Path(tmp) / "int8.onnx"
-        onnx.save(version_converter.convert_version(model, 13), str(opset13))
-        quant_pre_process(str(opset13), str(inferred), skip_symbolic_shape=True)
+        if opset is not None:
+            model = version_converter.convert_version(model, opset)
+        onnx.save(model, str(converted))
+        quant_pre_process(str(converted), str(inferred), skip_symbolic_shape=True)
         quantize_static(
             str(inferred),
             str(result),
@@ -189,6 +192,7 @@ def quantize(source: Path, inputs: Sequence[Array], out: Path) -> None:
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
+            nodes_to_exclude=list(exclude),
         )
         partial = out.with_name(out.name + ".part")
         shutil.copyfile(result, partial)
@@ -254,7 +258,7 @@ def build(
             f"{manifest} has {len(rows)} train screens; {screens} + {check} are asked for",
             hint="lower --screens / --check",
         )
-    images = (_load(manifest, row) for row in rows)
+    images = (load_screen(manifest, row) for row in rows)
     inputs = detector_inputs(images, det_width, threads, progress)
     quantize(source, inputs[:screens], out)
     report = QuantReport(
@@ -274,7 +278,7 @@ def build(
     return report
 
 
-def _load(manifest: Path, row: dict[str, Any]) -> RGB:
+def load_screen(manifest: Path, row: dict[str, Any]) -> RGB:
     """A manifest row's original screenshot (paths relative to the working directory, as
     ``dataset harvest`` writes them, or to the manifest's folder)."""
     name = str(row.get("original") or row.get("image") or "")

@@ -6,15 +6,23 @@ must answer (protocols), and the shipped ones used when a caller passes none
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from screenpilot.errors import ScreenpilotError
-from screenpilot.vision.image import RGB
+
+if TYPE_CHECKING:
+    from screenpilot.vision.image import RGB
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+#: The shipped widget detector (float) ...
+FLOAT_NAME = "detector.onnx"
+#: ... and its int8 copy (``screenpilot export detector-int8``), which describe loads.
+INT8_NAME = "detector_int8.onnx"
 
 
 class Detector(Protocol):
@@ -35,16 +43,63 @@ def model_path(env: str, name: str) -> Path:
     return Path(os.environ.get(env) or MODELS_DIR / name)
 
 
+def sha256(path: Path) -> str:
+    """The SHA-256 of a file, hex (what an int8 copy's report names its source by)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _made_from(int8: Path, source: Path) -> bool:
+    """Whether ``int8``'s report (its ``.json``) names ``source``'s SHA-256."""
+    try:
+        report = json.loads(int8.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(report, dict) and report.get("source_sha256") == sha256(source)
+
+
+def detector_path(models: Path = MODELS_DIR) -> tuple[Path, str]:
+    """The widget detector describe loads, and a note when it is not the one asked for.
+
+    ``$SCREENPILOT_DETECTOR`` (the ``vision.detector`` setting): empty or ``int8``, the
+    shipped int8 copy (``models/detector_int8.onnx``); ``fp32``, the shipped float model
+    (``models/detector.onnx``); anything else, a path. The int8 copy is used only while
+    its report names the float model's SHA-256: after ``export detector`` replaced the
+    float model, the float one is used (with a note) until ``export detector-int8``
+    quantises it again, so an int8 copy of an older detector is never used."""
+    value = os.environ.get("SCREENPILOT_DETECTOR", "").strip()
+    if value not in ("", "int8", "fp32"):
+        return Path(value), ""
+    source = models / FLOAT_NAME
+    if value == "fp32":
+        return source, ""
+    int8 = models / INT8_NAME
+    if not int8.is_file():
+        if source.is_file():
+            return source, f"no int8 detector ({int8}): the float one is used"
+        return int8, ""
+    if source.is_file() and not _made_from(int8, source):
+        return source, (
+            f"{int8} was not made from {source} (its report names another SHA-256): the "
+            f"float one is used; `screenpilot export detector-int8` remakes it"
+        )
+    return int8, ""
+
+
 @functools.cache
 def default_detector() -> tuple[Detector | None, str]:
-    """The shipped detector (``$SCREENPILOT_DETECTOR`` or ``models/detector.onnx``), or why not."""
-    path = model_path("SCREENPILOT_DETECTOR", "detector.onnx")
+    """The shipped detector (:func:`detector_path`), or why not; the second value is
+    also a note when a detector other than the one asked for is used."""
+    path, note = detector_path()
     if not path.is_file():
         return None, f"no widget detector ({path} is missing): texts only"
     try:
         from screenpilot.vision.detect import Detector as OnnxDetector
 
-        return OnnxDetector(path), ""
+        return OnnxDetector(path), note
     except (ImportError, ScreenpilotError) as exc:
         return None, f"widget detector {path} cannot be used: {exc}"
 

@@ -1,5 +1,5 @@
 """Widget-detector commands: ``dataset convert``, ``train detector``, ``train
-fall-detection-weights``, ``export detector``, ``eval detector``.
+fall-detection-weights``, ``export detector``, ``export detector-int8``, ``eval detector``.
 
 Heavy libraries (ultralytics, torch, onnxruntime) are imported inside the
 commands, so ``screenpilot --help`` stays fast.
@@ -15,6 +15,7 @@ import typer
 
 from screenpilot.commands.common import console, err_console
 from screenpilot.commands.groups import dataset_app, eval_app, export_app, train_app
+from screenpilot.vision.shipped import INT8_NAME
 
 if TYPE_CHECKING:
     from screenpilot.datasets.yolo import Sample
@@ -183,6 +184,84 @@ def export_cmd(
 
     path = export_onnx(weights, out, imgsz=imgsz, dynamic=not static)
     console.print(f"wrote {path}", highlight=False)
+    int8 = path.with_name(INT8_NAME)
+    if int8.is_file():
+        console.print(
+            f"{int8} was made from the detector this replaces; describe uses {path} until "
+            f"`screenpilot export detector-int8 --source {path} --out {int8}` remakes it",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+@export_app.command("detector-int8")
+def export_int8_cmd(
+    manifest: Path = typer.Option(
+        Path("runs/data/real_v2/manifest.jsonl"),
+        "--manifest",
+        help="A `dataset harvest` manifest: calibration screens come from its train apps.",
+    ),
+    source: Path = typer.Option(
+        Path("models/detector.onnx"), "--source", help="The float detector to quantise."
+    ),
+    out: Path = typer.Option(
+        Path("models") / INT8_NAME,
+        "--out",
+        help="The int8 detector (its report goes beside it as .json).",
+    ),
+    screens: int = typer.Option(100, "--screens", min=1, help="Calibration screens."),
+    check: int = typer.Option(
+        150, "--check", min=0, help="Further screens to compare int8 with float on."
+    ),
+    synthetic: Path | None = typer.Option(
+        None,
+        "--synthetic",
+        help="A `dataset synth` folder: its first --synthetic-screens train screens "
+        "calibrate too (the detector was trained on synthetic screens as well).",
+    ),
+    synthetic_screens: int = typer.Option(
+        50, "--synthetic-screens", min=1, help="Synthetic calibration screens."
+    ),
+) -> None:
+    """Quantise the widget detector to int8 (what vision.detector=int8, the default,
+    loads), calibrated on real screens of the harvest's train apps and, with
+    --synthetic, on synthetic ones."""
+    from rich.progress import Progress
+
+    from screenpilot.training.detector_int8 import build
+
+    with Progress(console=err_console, transient=True) as bar:
+        task = bar.add_task("reading screens", total=screens + check)
+        report = build(
+            manifest,
+            source,
+            out,
+            screens=screens,
+            check=check,
+            synthetic=synthetic,
+            synthetic_count=synthetic_screens,
+            progress=lambda: bar.advance(task),
+        )
+    drawn = len(report.synthetic_screens)
+    console.print(
+        f"{out} ({report.bytes_int8 / 1e6:.1f} MB, float {report.bytes_float / 1e6:.1f} MB) "
+        f"calibrated on {report.calibration_inputs} screens"
+        + (f" ({drawn} synthetic)" if drawn else "")
+        + f" in {report.seconds:.0f} s",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if report.check_screens:
+        console.print(
+            f"on {report.check_screens} other screens: {report.matched} of the float "
+            f"detector's {report.detections_float} detections found again "
+            f"({report.matched_share:.1%}, mean IoU {report.mean_iou:.3f}; int8 made "
+            f"{report.detections_int8}); {report.ms_float:.0f} ms -> {report.ms_int8:.0f} ms "
+            "a screen, 1 thread",
+            highlight=False,
+            soft_wrap=True,
+        )
+    console.print(f"report: {out.with_suffix('.json')}", highlight=False)
 
 
 @eval_app.command("detector")

@@ -83,13 +83,17 @@ def _size(path: Path) -> str:
 
 
 def check_detector() -> Check:
-    """The widget detector loads (the run reads widgets with it)."""
+    """The widget detector loads (the run reads widgets with it): the int8 copy unless
+    ``vision.detector`` names another, or the copy was made from another float model."""
     from screenpilot.vision.pipeline import default_detector
-    from screenpilot.vision.shipped import model_path
+    from screenpilot.vision.shipped import detector_path
 
-    path = model_path("SCREENPILOT_DETECTOR", "detector.onnx")
+    path, note = detector_path()
     model, why = default_detector()
-    return _report("detector", path, loaded=model is not None, why=why)
+    check = _report("detector", path, loaded=model is not None, why=why)
+    if note and model is not None:
+        return ok("detector", f"{check.detail}; {note}")
+    return check
 
 
 def check_icons() -> Check:
