@@ -262,6 +262,15 @@ def export_int8_cmd(
             soft_wrap=True,
         )
     console.print(f"report: {out.with_suffix('.json')}", highlight=False)
+    if not drawn:
+        err_console.print(
+            "calibrated on real screens only: the shipped copy also took 50 synthetic ones "
+            "(without them a button of the virtual phone turned into an edit text; "
+            "models/MODELS.md): `screenpilot dataset synth --out runs/data/synth_cal --n 50 "
+            "--seed 45 --val-share 0`, then --synthetic runs/data/synth_cal",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @eval_app.command("detector")
