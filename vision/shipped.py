@@ -83,8 +83,9 @@ def detector_path(models: Path = MODELS_DIR) -> tuple[Path, str]:
         return int8, ""
     if source.is_file() and not _made_from(int8, source):
         return source, (
-            f"{int8} was not made from {source} (its report names another SHA-256): the "
-            f"float one is used; `screenpilot export detector-int8` remakes it"
+            f"{int8} was not made from {source} (its report, {int8.with_suffix('.json').name}, "
+            f"does not name that file's SHA-256): the float one is used; `screenpilot export "
+            f"detector-int8` remakes it"
         )
     return int8, ""
 
