@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -167,6 +167,7 @@ def with_targets(
     items = split_by_leading_pictures(_items(texts, boxes, dp), elements, dp)
     spans = [Box.around([boxes[i] for i in item]) for item in items]
     values = [len(item) == 1 and _value_text(elements[item[0]].text) for item in items]
+    is_value = dict(zip(spans, values, strict=True))  # which spans may trail a row
     for k, item in enumerate(items):
         band = None
         if pixels is not None:
@@ -186,7 +187,7 @@ def with_targets(
         ):
             band = _text_button(item[0], boxes, dp, width, height)
         band = band or _band(
-            spans[k], item, boxes, dp, width, height, regions, spans, drawer, values
+            spans[k], item, boxes, dp, width, height, regions, spans, drawer, is_value
         )
         for i in item:
             out[i] = dataclasses.replace(out[i], target=band)
@@ -647,11 +648,11 @@ def _band(
     regions: Sequence[Region],
     spans: Sequence[Box],
     drawer: int | None = None,
-    values: Sequence[bool] = (),
+    is_value: Mapping[Box, bool] | None = None,
 ) -> Box:
     """An item's row band (module docstring); ``drawer``: an open drawer's right edge,
-    where the band of an item on the drawer ends; ``values``: which of ``spans`` could be
-    a row's trailing value (one short line)."""
+    where the band of an item on the drawer ends; ``is_value``: whether each of ``spans``
+    could be a row's trailing value (one short line)."""
     line = min(boxes[i].height for i in item)
     pad = min(ROW_PAD * line, MAX_PAD_DP * dp)
     members = set(item)
@@ -668,7 +669,7 @@ def _band(
         x1, x2 = float(tightest.x1), float(tightest.x2)
     if drawer is not None and span.x2 <= drawer:
         x2 = min(x2, float(drawer))
-    is_value = dict(zip(spans, values, strict=False))
+    is_value = is_value or {}
     left, right = x1, x2
     for other in spans:
         if other == span or not _beside(other, span):
