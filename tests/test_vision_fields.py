@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.fields import confirmed_fields
+from screenpilot.vision.fields import _underlined_fill, confirmed_fields
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.pipeline import Observations, assemble
 
@@ -151,3 +151,33 @@ def test_a_panel_s_shadow_is_no_underline() -> None:
     item = Box(440, 800, 800, 860)
     _text(pixels, item)
     assert _describe(pixels, (TextLine("Open terminal", item, 0.99),)) == []
+
+
+def _faint_field(pixels: np.ndarray) -> Box:
+    """Material's filled field a few grey levels off the page, a dark underline under
+    it; returns the hint's line."""
+    x1, y1, x2, y2 = FIELD.as_tuple()
+    pixels[y1:y2, x1:x2] = BG - 4
+    pixels[y2 : y2 + 3, x1:x2] = 90
+    _text(pixels, HINT)
+    return HINT
+
+
+def test_a_faint_filled_field_is_found_by_its_underline() -> None:
+    pixels = _screen()
+    line = _faint_field(pixels)
+    grey = pixels[..., 0].astype(np.float32)
+    box = _underlined_fill(grey, line)
+    assert box is not None
+    assert (box.x1, box.x2, box.y2) == (FIELD.x1, FIELD.x2, FIELD.y2 + 1)
+
+
+def test_no_faint_field_when_something_else_lies_between_the_line_and_an_underline() -> None:
+    pixels = _screen()
+    line = _faint_field(pixels)
+    pixels[HINT.y2 + 12 : HINT.y2 + 14, HINT.x1 : HINT.x1 + 200] = 160  # another line's ink
+    assert _underlined_fill(pixels[..., 0].astype(np.float32), line) is None
+    pixels = _screen()
+    line = _faint_field(pixels)
+    pixels[FIELD.y2 : FIELD.y2 + 3, FIELD.x1 : FIELD.x2] = BG - 4  # no underline at all
+    assert _underlined_fill(pixels[..., 0].astype(np.float32), line) is None

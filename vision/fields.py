@@ -266,12 +266,20 @@ def _underlined_fill(gray: np.ndarray, line: Box) -> Box | None:
     above = float(np.median(gray[line.y1 - 5 : line.y1 - 1, x1:x2]))
     if abs(fill - above) > FILL_TINT:
         return None
-    for y in range(line.y2 + 1, min(h_img - 2, line.y2 + int(UNDERLINE_REACH * h))):
-        apart = np.abs(gray[y] - fill) > LINE_CONTRAST
-        if apart[x1:x2].mean() < 0.95:
-            if float(np.abs(gray[y, x1:x2] - fill).mean()) > FILL_TINT:
+    y0, y_end = line.y2 + 1, min(h_img - 2, line.y2 + int(UNDERLINE_REACH * h))
+    if y_end <= y0:
+        return None
+    # every row under the line at once: its share of pixels off the fill, its mean distance
+    off = np.abs(gray[y0:y_end, x1:x2] - fill)
+    across = (off > LINE_CONTRAST).mean(axis=1) >= 0.95
+    tinted = off.mean(axis=1) > FILL_TINT
+    for k in range(y_end - y0):
+        if not across[k]:
+            if tinted[k]:
                 return None  # something else under the line: no field of this kind
             continue
+        y = y0 + k
+        apart = np.abs(gray[y] - fill) > LINE_CONTRAST
         left, right = _run_bounds(apart, x1, x2)
         pad = y - line.y2
         if left < 1 or line.x1 - left < 0.3 * h:
