@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from screenpilot.errors import ImageError
-from screenpilot.vision.image import MAX_SIDE, load_image
+from screenpilot.vision.discs import _fill_colour
+from screenpilot.vision.image import MAX_SIDE, channel_mean, load_image
 
 SCREENS = Path(__file__).parent / "data" / "screens"
 
@@ -124,3 +125,26 @@ def test_numpy_dtypes_and_shapes() -> None:
         load_image(np.zeros((10, 10, 5), np.uint8))
     with pytest.raises(ImageError, match="cannot read an image"):
         load_image(42)  # type: ignore[arg-type]
+
+
+def test_channel_mean_equals_numpy_s_mean_on_every_sum_and_on_slices() -> None:
+    every = np.arange(256, dtype=np.uint8)
+    grid = np.stack(np.meshgrid(every, every[::5], every[::17], indexing="ij"), axis=-1)
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (41, 67, 3), dtype=np.uint8)[1::2, ::3]  # strided
+    for pixels in (grid, noise, noise[..., 0]):
+        out = channel_mean(pixels)
+        want = pixels.astype(np.float32)
+        want = want.mean(axis=-1) if pixels.ndim == 3 else want
+        assert out.dtype == np.float32
+        assert np.array_equal(out, want)
+
+
+def test_the_fill_colour_of_a_patch_is_the_mean_of_the_pixels_near_its_commonest_colour() -> None:
+    rng = np.random.default_rng(4)
+    patch = rng.integers(0, 256, (40, 50, 3)).astype(np.int16)
+    patch[5:35, 5:45] = (200, 30, 40)
+    patch[10:12, 10:40] = (203, 33, 37)  # near the fill: counted in its mean
+    flat = patch.reshape(-1, 3)
+    near = np.abs(flat - np.array([204, 28, 44])).sum(axis=1) <= 18
+    assert np.array_equal(_fill_colour(patch), flat[near].mean(axis=0))

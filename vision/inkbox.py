@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, channel_mean
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.sliders import true_runs
 
@@ -70,8 +70,7 @@ class Ink(NamedTuple):
 
 
 def _grey(part: RGB) -> npt.NDArray[np.float32]:
-    as_float = part.astype(np.float32)
-    return as_float.mean(axis=-1) if as_float.ndim == 3 else as_float
+    return channel_mean(part)
 
 
 def _drop_edge_slivers(ink: Mask, axis: int, ref: int) -> None:

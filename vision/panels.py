@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, channel_mean
 
 #: The drawer's edge lies between these shares of the screen's width (Material: the
 #: screen's width less 56 dp, at most 320 dp wide on a phone).
@@ -51,7 +51,7 @@ def drawer_edge(pixels: RGB) -> int | None:
         return None
     step = max(1, width // WORK_WIDTH)
     top, bottom = int(SPAN[0] * height), int(SPAN[1] * height)
-    grey = pixels[top:bottom:step, ::step].astype(np.float32).mean(axis=2)
+    grey = channel_mean(pixels[top:bottom:step, ::step])
     w = grey.shape[1]
     near, hold = max(1, STEP_PX // step), max(2, HOLD_PX // step)
     lo, hi = int(MIN_EDGE * w), min(int(MAX_EDGE * w), w - near - hold - 1)

@@ -429,7 +429,9 @@ def filled_shape(pixels: RGB, span: Box, dp: float) -> Box | None:
     ).astype(np.int16)
     if len(ring) < 8:
         return None
-    fill = np.median(ring, axis=0)
+    # float32: a median is whole or a half, exact in float32 as in the float64 it
+    # was, and the distances below are computed on half as many bytes
+    fill = np.median(ring, axis=0).astype(np.float32)
     page = np.median(pixels[span.y1 : span.y2, :: max(1, w // 64)].reshape(-1, 3), axis=0)
     if np.abs(fill - page).sum() <= FILL_CONTRAST:
         return None
@@ -470,7 +472,7 @@ def _outlined(pixels: RGB, span: Box, dp: float) -> Box | None:
     inside = np.median(  # the page colour just around the text
         np.concatenate([window[sy1:sy2, sx1 - 1], window[sy1:sy2, sx2], window[sy1 - 1, sx1:sx2]]),
         axis=0,
-    )
+    ).astype(np.float32)  # whole or a half: exact (see ``filled_shape``)
 
     def ink(line: np.ndarray) -> np.ndarray:
         return np.asarray(colour_distance(line.astype(np.int16), inside) > FILL_CONTRAST)

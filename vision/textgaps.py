@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, channel_mean
 from screenpilot.vision.ocr import TextLine
 
 #: A gap wider than this many line heights separates two texts.
@@ -76,9 +76,7 @@ def split_line(pixels: RGB, line: TextLine) -> list[TextLine]:
     b = line.box
     if len(words) < 2 or b.height < 6 or b.width < 3 * b.height:
         return [line]
-    crop = pixels[b.y1 : b.y2, b.x1 : b.x2].astype(np.float32)
-    if crop.ndim == 3:
-        crop = crop.mean(axis=2)
+    crop = channel_mean(pixels[b.y1 : b.y2, b.x1 : b.x2])
     segments = _segments(crop, int(GAP * b.height))
     if len(segments) < 2:
         return [line]
