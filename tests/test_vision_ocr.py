@@ -219,6 +219,28 @@ def test_the_text_detectors_input_is_made_in_float32_to_the_same_bits() -> None:
         assert np.array_equal(a, b)
 
 
+def test_the_float32_input_looked_up_in_a_table_equals_computing_it_per_pixel() -> None:
+    """``_Float32Pre``'s table gives the values of its float32 steps on every pixel: one
+    table for equal channels, one a channel otherwise, and a float image computed."""
+    from types import SimpleNamespace
+
+    from screenpilot.vision.ocr import _Float32Pre
+
+    image = np.random.default_rng(2).integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    for mean, std in (((0.5,) * 3, (0.5,) * 3), ((0.485, 0.456, 0.406), (0.229, 0.224, 0.225))):
+        base = SimpleNamespace(
+            scale=1 / 255.0, mean=np.asarray(mean), std=np.asarray(std), resize=lambda x: x
+        )
+        pre = _Float32Pre(base)
+        want = image.astype(np.float32) * np.float32(1 / 255.0)
+        want -= np.asarray(mean, np.float32)
+        want /= np.asarray(std, np.float32)
+        want = want.transpose(2, 0, 1)[None]
+        for got in (pre(image), pre(image.astype(np.float32))):
+            assert got is not None and got.dtype == np.float32 and got.flags.c_contiguous
+            assert np.array_equal(got, want)
+
+
 def test_a_screen_is_scaled_once_for_finding_reading_and_reading_boxes() -> None:
     """read() and then read_boxes() on one screen share its scaled copy, which nobody may
     change; another screen (or another scale) is scaled anew."""

@@ -334,7 +334,8 @@ def _lines_from(
 def _float32_preprocess(detector: Any) -> None:
     """Make rapidocr's text detector prepare its input in float32: its own
     ``DetPreProcess`` normalises in float64 (a float32 image minus a float64 mean): 40
-    against 6 ms for a 720 x 1600 screen on one core here. With a mean and std
+    against 6 ms for a 720 x 1600 screen on one core here (:class:`_Float32Pre` now
+    looks the values up in a table). With a mean and std
     of 0.5 (rapidocr's, for every channel) each float32 step is exact, so the input is
     the same bit for bit; that is checked on a probe image before it is used, and the
     detector is left as it is otherwise (another rapidocr, other settings)."""
@@ -357,23 +358,36 @@ def _float32_preprocess(detector: Any) -> None:
 
 class _Float32Pre:
     """rapidocr's ``DetPreProcess`` (``base``: its resize) with the normalisation in
-    float32 (see :func:`_float32_preprocess`)."""
+    float32 (see :func:`_float32_preprocess`). A uint8 image has 256 values a channel,
+    so the float32 steps are done once, on those, and the image is looked up in the
+    table (after its channels are put first, on the uint8 bytes): the same values,
+    in a third less time than computing them for every pixel."""
 
     def __init__(self, base: Any) -> None:
         self.base = base
         self.scale = np.float32(base.scale)
         self.mean = np.asarray(base.mean, np.float32)
         self.std = np.asarray(base.std, np.float32)
+        levels = np.arange(256, dtype=np.float32)[:, None] * np.ones_like(self.mean)
+        self.table = np.ascontiguousarray(self._normalised(levels).T)  # channel x level
+
+    def _normalised(self, x: np.ndarray) -> np.ndarray:
+        x *= self.scale
+        x -= self.mean
+        x /= self.std
+        return x
 
     def __call__(self, img: np.ndarray) -> np.ndarray | None:
         resized = self.base.resize(img)
         if resized is None:
             return None
-        x = resized.astype(np.float32)
-        x *= self.scale
-        x -= self.mean
-        x /= self.std
-        return np.ascontiguousarray(x.transpose(2, 0, 1))[None]
+        if resized.dtype != np.uint8 or resized.ndim != 3 or resized.shape[2] != len(self.table):
+            x = self._normalised(resized.astype(np.float32))
+            return np.ascontiguousarray(x.transpose(2, 0, 1))[None]
+        planes = np.ascontiguousarray(resized.transpose(2, 0, 1))
+        if (self.table == self.table[0]).all():  # one table for every channel
+            return np.asarray(self.table[0][planes])[None]
+        return np.stack([row[plane] for row, plane in zip(self.table, planes, strict=True)])[None]
 
 
 CacheKey = tuple[tuple[int, ...], str, bytes]
