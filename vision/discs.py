@@ -161,15 +161,18 @@ def find_discs(
     height = pixels.shape[0]
     img, background, mask, step = off_background(pixels, OFF_BACKGROUND, page)
     w = img.shape[1]
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Box] = []
-    for i in range(1, count):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if not (lo <= bw <= hi and lo <= bh <= hi and 0.8 <= bw / bh <= 1.25):
-            continue
-        if area < MIN_FILL * bw * bh or y * step < STATUS_BAR * height:
-            continue
+    # the shape's tests on every component at once (a screen has thousands, few disc-sized)
+    ys, ws, hs, areas = (stats[:, k].astype(np.int64) for k in (1, 2, 3, 4))
+    aspect = ws / np.maximum(hs, 1)
+    sized = (lo <= ws) & (ws <= hi) & (lo <= hs) & (hs <= hi) & (aspect >= 0.8) & (aspect <= 1.25)
+    solid = (areas >= MIN_FILL * ws * hs) & (ys * step >= STATUS_BAR * height)
+    for i in np.flatnonzero(sized & solid).tolist():
+        if i == 0:
+            continue  # the background
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
         rows = background[y : y + bh]
         patch = img[y : y + bh, x : x + bw]
         fill = _fill_colour(patch)
