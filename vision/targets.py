@@ -175,9 +175,8 @@ def with_targets(
                 shape = filled_shape(pixels, spans[k], dp) or _outlined(pixels, spans[k], dp)
                 found[spans[k]] = shape
             band = found[spans[k]]
-        trailing = values[k] and any(
-            _beside(other, spans[k]) and _trails(other, spans[k], 0.0, float(width), dp)
-            for other in spans
+        trailing = any(  # "17 GB" at the end of a row across the screen
+            _trailing_value(other, spans[k], 0.0, float(width), dp, values[k]) for other in spans
         )
         if (
             band is None
@@ -677,7 +676,7 @@ def _band(
         if other == span or not _beside(other, span):
             continue
         pair = (span, other) if other.x1 >= span.x2 else (other, span)
-        if is_value.get(pair[1], False) and _trails(*pair, left, right, dp):
+        if _trailing_value(*pair, left, right, dp, is_value.get(pair[1], False)):
             continue
         if other.x1 >= span.x2:
             x2 = min(x2, (span.x2 + other.x1) / 2)
@@ -706,6 +705,21 @@ def _value_text(text: str) -> bool:
 def _beside(a: Box, b: Box) -> bool:
     """Whether ``a`` and ``b`` share a row: they overlap by half the shorter's height."""
     return min(a.y2, b.y2) - max(a.y1, b.y1) >= 0.5 * min(a.height, b.height)
+
+
+def _trailing_value(
+    title: Box, value: Box, x1: float, x2: float, dp: float, may_be_value: bool
+) -> bool:
+    """Whether ``value`` (a span that ``may_be_value``: one short line) is the trailing
+    value of ``title``'s row, which spans ``x1`` to ``x2``: the one rule behind a lone
+    value that is no text button (the row across the screen) and a row's band that
+    takes its value (the row inside its holder)."""
+    return (
+        may_be_value
+        and title != value
+        and _beside(title, value)
+        and _trails(title, value, x1, x2, dp)
+    )
 
 
 def _trails(title: Box, value: Box, x1: float, x2: float, dp: float) -> bool:
