@@ -165,3 +165,51 @@ def test_cli_batch_lists_what_it_could_not_describe(tmp_path: Path) -> None:
     for bad in (fifo, page, tiny):
         assert str(bad) in last
     assert "FIFO" in proc.stderr and "character device" in proc.stderr
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``describe "$F"`` with F unset: Path("") is ".", which described every image under
+    the working folder (a checkout's virtual environment and runs) before answering."""
+    from typer.testing import CliRunner
+
+    from screenpilot.cli import app
+
+    Image.new("RGB", (64, 64), "white").save(tmp_path / "a.png")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCREENPILOT_CONFIG", str(tmp_path / "no.toml"))
+    result = CliRunner().invoke(app, ["describe", "", "--stages", "blocks"])
+    assert result.exit_code == 2
+    assert "empty path" in result.output and "== " not in result.output
+
+
+def test_a_folder_s_hidden_folders_are_skipped_and_each_result_shown_as_it_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder: its images at any depth but none in ``.git`` or ``.venv``; each one's
+    description is printed when it is done, so an interrupted batch keeps what it did."""
+    from typer.testing import CliRunner
+
+    from screenpilot.cli import app
+    from screenpilot.vision import batch
+
+    shots = tmp_path / "shots"
+    for rel in ("a.png", "day2/b.png", ".venv/lib/icon.png", ".git/x.png"):
+        (shots / rel).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (64, 64), "white").save(shots / rel)
+    seen: list[str] = []
+    real = batch.describe_file
+
+    def describe_file(path: Path, stages: object, threshold: float) -> object:
+        seen.append(path.name)
+        if path.name == "b.png":
+            raise KeyboardInterrupt  # the user stops the batch at the second image
+        return real(path, stages, threshold)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch, "describe_file", describe_file)
+    monkeypatch.setenv("SCREENPILOT_CONFIG", str(tmp_path / "no.toml"))
+    result = CliRunner().invoke(app, ["describe", str(shots), "--stages", "blocks"])
+    assert seen == ["a.png", "b.png"]  # sorted; hidden folders never read
+    assert f"== {shots / 'a.png'}" in result.output  # printed before the interruption
+    assert result.exit_code != 0

@@ -40,18 +40,20 @@ def describe_files(
     stages: Sequence[str],
     threshold: float,
     *,
-    done: Callable[[Path], None] | None = None,
+    done: Callable[[Result], None] | None = None,
 ) -> list[Result]:
-    """Describe each file, in order; ``done(path)`` after each. With several files an
-    error is kept as that file's result; a single file's error is raised."""
+    """Describe each file, in order; ``done(result)`` after each (so a caller can show it
+    at once). With several files an error is kept as that file's result; a single
+    file's error is raised."""
     results: list[Result] = []
     for f in files:
         try:
-            results.append((f, describe_file(f, stages, threshold)))
+            result: Result = (f, describe_file(f, stages, threshold))
         except ScreenpilotError as exc:
             if len(files) < 2:
                 raise
-            results.append((f, exc))
+            result = (f, exc)
+        results.append(result)
         if done is not None:
-            done(f)
+            done(result)
     return results

@@ -1,6 +1,9 @@
 """``screenpilot describe IMAGE...``: what is on a screenshot, in words, JSON or an overlay.
 
-A folder argument describes every image in it (a progress bar on stderr).
+A folder argument describes every image in it, at any depth, hidden folders (``.git``,
+``.venv``) left out, with a progress bar on stderr; each description is printed as
+soon as it is done, so a stopped batch keeps what it did. An empty argument (a shell
+variable that expanded to nothing) is refused, not read as the current folder.
 ``--stages ocr`` runs OCR alone (the speed baseline). Stages that could not run
 (no detector or icon model shipped yet) are reported on stderr, never fatal.
 
@@ -12,6 +15,7 @@ described; the command then exits 4 naming the files it could not describe.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,11 +34,27 @@ def register(app: typer.Typer) -> None:
     app.command("describe")(describe)
 
 
-def _expand(paths: list[Path]) -> list[Path]:
+def _hidden(path: Path, top: Path) -> bool:
+    """Whether ``path`` lies in a hidden folder under ``top`` (``.git``, ``.venv``)."""
+    return any(part.startswith(".") for part in path.relative_to(top).parts[:-1])
+
+
+def _expand(given: list[str]) -> list[Path]:
+    """The image files of the arguments ``given``: a folder's images at any depth, hidden
+    folders (``.git``, ``.venv``) left out."""
     out: list[Path] = []
-    for p in paths:
+    for typed in given:
+        if not typed.strip():  # Path("") is ".": a variable that expanded to nothing
+            raise typer.BadParameter(
+                "an empty path was given (a shell variable that expanded to nothing?): "
+                "name a screenshot or a folder of them",
+                param_hint="IMAGES",
+            )
+        p = Path(typed)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.suffix.lower() in IMAGE_SUFFIXES)
+            found = sorted(
+                f for f in p.rglob("*") if f.suffix.lower() in IMAGE_SUFFIXES and not _hidden(f, p)
+            )
             if not found:
                 raise VisionError(
                     f"no images in folder {p}",
@@ -58,7 +78,9 @@ def _overlay_path(out: Path, image: Path, many: bool) -> Path:
 
 def describe(
     ctx: typer.Context,
-    images: list[Path] = typer.Argument(..., help="Screenshots, or folders of them."),
+    images: list[str] = typer.Argument(
+        ..., metavar="IMAGES", help="Screenshots, or folders of them (hidden folders skipped)."
+    ),
     as_json: bool = typer.Option(
         False,
         "--json",
@@ -94,9 +116,15 @@ def describe(
     cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
     files = _expand(images)
     many = len(files) > 1
-    results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]))
+    noticed: set[str] = set()
+
+    def show(result: Result) -> None:  # each one as soon as it is described
+        _print(
+            result, as_json=as_json, overlay=overlay, many=many, targets=targets, noticed=noticed
+        )
+
+    results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]), show)
     failed = [(p, r) for p, r in results if isinstance(r, ScreenpilotError)]
-    _print(results, as_json=as_json, overlay=overlay, many=many, targets=targets)
     if failed and not many:
         raise failed[0][1]
     if failed:
@@ -107,42 +135,57 @@ def describe(
         )
 
 
-def _run(files: list[Path], stages: list[str], threshold: float) -> list[Result]:
-    """Describe each file (a progress bar when there are several); errors kept per file."""
+def _run(
+    files: list[Path], stages: list[str], threshold: float, show: Callable[[Result], None]
+) -> list[Result]:
+    """Describe each file (a progress bar when there are several), ``show`` each result
+    as it comes; errors kept per file."""
     from rich.progress import Progress
 
     from screenpilot.vision.batch import describe_files
 
     with Progress(console=err_console, transient=True, disable=len(files) < 2) as bar:
         task = bar.add_task("describing", total=len(files))
-        return describe_files(files, stages, threshold, done=lambda _: bar.advance(task))
+
+        def done(result: Result) -> None:
+            show(result)
+            bar.advance(task)
+
+        return describe_files(files, stages, threshold, done=done)
 
 
 def _print(
-    results: list[Result], *, as_json: bool, overlay: Path | None, many: bool, targets: bool
+    item: Result,
+    *,
+    as_json: bool,
+    overlay: Path | None,
+    many: bool,
+    targets: bool,
+    noticed: set[str],
 ) -> None:
+    """One file's description (text or JSON on stdout, an overlay) or its error;
+    ``noticed``: the notes said already (each is said once)."""
     from rich.markup import escape
 
     from screenpilot.vision.overlay import save
 
-    noticed: set[str] = set()
-    for path, result in results:
-        if isinstance(result, ScreenpilotError):
-            said = str(result) if str(path) in str(result) else f"{path}: {result}"
-            err_console.print(
-                f"[red]cannot describe:[/red] {escape(said)}", highlight=False, soft_wrap=True
-            )
-            continue
-        for notice in result.notices:
-            if notice not in noticed:
-                err_console.print(f"[yellow]note:[/yellow] {notice}", highlight=False)
-                noticed.add(notice)
-        if as_json:
-            typer.echo(result.screen.to_json())
-        else:
-            if many:
-                console.print(f"== {path}", highlight=False, markup=False)
-            typer.echo(result.screen.describe())
-        if overlay is not None:
-            out = save(path, result.screen, _overlay_path(overlay, path, many), targets=targets)
-            err_console.print(f"overlay: {out}", highlight=False)
+    path, result = item
+    if isinstance(result, ScreenpilotError):
+        said = str(result) if str(path) in str(result) else f"{path}: {result}"
+        err_console.print(
+            f"[red]cannot describe:[/red] {escape(said)}", highlight=False, soft_wrap=True
+        )
+        return
+    for notice in result.notices:
+        if notice not in noticed:
+            err_console.print(f"[yellow]note:[/yellow] {notice}", highlight=False)
+            noticed.add(notice)
+    if as_json:
+        typer.echo(result.screen.to_json())
+    else:
+        if many:
+            console.print(f"== {path}", highlight=False, markup=False)
+        typer.echo(result.screen.describe())
+    if overlay is not None:
+        out = save(path, result.screen, _overlay_path(overlay, path, many), targets=targets)
+        err_console.print(f"overlay: {out}", highlight=False)
