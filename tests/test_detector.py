@@ -196,6 +196,19 @@ def test_cli_convert_droidbot_sample(tmp_path: Path) -> None:
     assert (tmp_path / "ds" / "data.yaml").is_file()
 
 
+@pytest.mark.parametrize("command", ["convert", "harvest"])
+def test_cli_dataset_refuses_an_empty_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """An empty SRC (an unset "$SRC") is not the working folder searched recursively."""
+    monkeypatch.chdir(tmp_path)
+    extra = ["--from", "droidbot"] if command == "convert" else []
+    result = runner.invoke(app, ["dataset", command, "", *extra, "--out", str(tmp_path / "ds")])
+    assert result.exit_code == 2, result.output
+    assert "empty path" in result.output
+    assert not (tmp_path / "ds").exists()
+
+
 def test_cli_train_with_missing_weights_is_a_data_error(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "screenpilot"
     data = tmp_path / "data.yaml"

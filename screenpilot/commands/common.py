@@ -31,6 +31,17 @@ VIRTUAL_OPTION: bool = typer.Option(False, "--virtual", help="Start the virtual 
 TASK_ARGUMENT: str = typer.Argument(..., help='What to do, e.g. "turn on wifi".')
 
 
+def given_path(typed: str, param: str, what: str) -> Path:
+    """An argument as typed, as a path; an empty one is refused (``Path("")`` is the
+    working folder, which an unset shell variable such as ``"$F"`` would name)."""
+    if not typed.strip():
+        raise typer.BadParameter(
+            f"an empty path was given (a shell variable that expanded to nothing?): name {what}",
+            param_hint=param,
+        )
+    return Path(typed)
+
+
 def config_from(ctx: typer.Context, **flags: Any) -> Config:
     """The configuration for this command: the root's ``--set`` values, then ``flags``.
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from screenpilot.commands.common import config_from, console, err_console
+from screenpilot.commands.common import config_from, console, err_console, given_path
 from screenpilot.errors import ScreenpilotError, VisionError
 
 if TYPE_CHECKING:
@@ -44,13 +44,7 @@ def _expand(given: list[str]) -> list[Path]:
     folders (``.git``, ``.venv``) left out."""
     out: list[Path] = []
     for typed in given:
-        if not typed.strip():  # Path("") is ".": a variable that expanded to nothing
-            raise typer.BadParameter(
-                "an empty path was given (a shell variable that expanded to nothing?): "
-                "name a screenshot or a folder of them",
-                param_hint="IMAGES",
-            )
-        p = Path(typed)
+        p = given_path(typed, "IMAGES", "a screenshot or a folder of them")
         if p.is_dir():
             found = sorted(
                 f for f in p.rglob("*") if f.suffix.lower() in IMAGE_SUFFIXES and not _hidden(f, p)

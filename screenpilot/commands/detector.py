@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from screenpilot.commands.common import console, err_console
+from screenpilot.commands.common import console, err_console, given_path
 from screenpilot.commands.groups import dataset_app, eval_app, export_app, train_app
 from screenpilot.vision.shipped import INT8_NAME
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 @dataset_app.command("convert")
 def convert_cmd(
-    src: Path = typer.Argument(..., help="Folder of the source data (searched recursively)."),
+    src: str = typer.Argument(..., help="Folder of the source data (searched recursively)."),
     source: str = typer.Option(
         ..., "--from", help="Source format: droidbot, uiautomator, rico or vins."
     ),
@@ -48,7 +48,8 @@ def convert_cmd(
 
     report = ConvertReport()
     filters = Filters(min_std=min_std, clickable_share=clickable_share)
-    samples = list(convert(source, src, filters=filters, report=report))
+    folder = given_path(src, "SRC", "the folder of the source data")
+    samples = list(convert(source, folder, filters=filters, report=report))
     apps = [a for a in train_apps.split(",") if a.strip()]
     data_yaml = write_yolo(assign_splits(samples, apps), out, coco=coco)
     console.print(f"{len(samples)} images -> {data_yaml}", highlight=False)
@@ -73,7 +74,7 @@ def convert_cmd(
 
 @dataset_app.command("harvest")
 def harvest_cmd(
-    src: Path = typer.Argument(..., help="Folder written by tools/harvest.py (a folder a source)."),
+    src: str = typer.Argument(..., help="Folder written by tools/harvest.py (a folder a source)."),
     out: Path = typer.Option(..., "--out", help="Output folder (YOLO format + manifest.jsonl)."),
     val_apps: str = typer.Option(
         "",
@@ -92,6 +93,8 @@ def harvest_cmd(
     """Real screens of every extracted source -> one YOLO dataset split by app, filtered."""
     from rich.progress import Progress
 
+    folder = given_path(src, "SRC", "the folder tools/harvest.py wrote")
+
     from screenpilot.datasets.harvest import build, pseudo_bars
 
     finder = pseudo_bars(bars) if bars else None
@@ -99,7 +102,7 @@ def harvest_cmd(
     with Progress(console=err_console, transient=True) as bar:
         task = bar.add_task("converting", total=None)
         data_yaml, report = build(
-            src,
+            folder,
             out,
             val_apps=chosen,
             n_val_apps=n_val_apps,
