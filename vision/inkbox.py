@@ -69,10 +69,6 @@ class Ink(NamedTuple):
     median: float
 
 
-def _grey(part: RGB) -> npt.NDArray[np.float32]:
-    return channel_mean(part)
-
-
 def _drop_edge_slivers(ink: Mask, axis: int, ref: int) -> None:
     """Clear a first or last run (of rows: ``axis`` 1, of columns: 0) that touches the
     mask's edge, holds at most ``EDGE_SHARE`` of the ink and lies ``EDGE_GAP`` * ``ref``
@@ -105,7 +101,7 @@ def _ink_mask(pixels: RGB, box: Box) -> Ink | None:
     x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
     if x2 - x1 < 2 or y2 - y1 < MIN_INK:
         return None
-    grey = _grey(pixels[y1:y2, x1:x2])
+    grey = channel_mean(pixels[y1:y2, x1:x2])
     median = float(np.median(grey))
     ink = np.abs(grey - median) > INK
     ink[:, ink.sum(axis=0) >= BORDER * ink.shape[0]] = False  # a border across the line
@@ -133,7 +129,7 @@ def ink_box(pixels: RGB, box: Box) -> Box | None:
 
 def _inked(pixels: RGB, rows: slice, cols: slice, median: float) -> bool:
     """Whether ``pixels[rows, cols]`` holds ink (a grey level ``INK`` from ``median``)."""
-    grey = _grey(pixels[rows, cols])
+    grey = channel_mean(pixels[rows, cols])
     return bool(grey.size) and bool((np.abs(grey - median) > INK).any())
 
 
