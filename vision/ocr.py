@@ -370,6 +370,7 @@ class _Float32Pre:
         self.std = np.asarray(base.std, np.float32)
         levels = np.arange(256, dtype=np.float32)[:, None] * np.ones_like(self.mean)
         self.table = np.ascontiguousarray(self._normalised(levels).T)  # channel x level
+        self.shared = bool((self.table == self.table[0]).all())  # one table for every channel
 
     def _normalised(self, x: np.ndarray) -> np.ndarray:
         x *= self.scale
@@ -385,7 +386,7 @@ class _Float32Pre:
             x = self._normalised(resized.astype(np.float32))
             return np.ascontiguousarray(x.transpose(2, 0, 1))[None]
         planes = np.ascontiguousarray(resized.transpose(2, 0, 1))
-        if (self.table == self.table[0]).all():  # one table for every channel
+        if self.shared:
             return np.asarray(self.table[0][planes])[None]
         return np.stack([row[plane] for row, plane in zip(self.table, planes, strict=True)])[None]
 
