@@ -699,3 +699,27 @@ def test_a_size_is_chosen_in_its_chooser(planner: HeuristicPlanner) -> None:
         ],
     )
     assert d.action.element == 1
+
+
+def test_the_keyboards_tools_are_not_targets(planner: HeuristicPlanner) -> None:
+    """The virtual phone's Messages search with the keyboard up, as describe read it
+    before it marked the keyboard's panel (tests/data/planner): the keyboard's settings
+    gear, labelled by the icon model, was the closest match to the task and was tapped.
+    With the panel a KEYBOARD block, as describe now reports it, the gear is not a target."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    doc = json.loads(
+        (Path(__file__).parent / "data" / "planner" / "messages_search_keyboard.json").read_text()
+    )
+    screen = Screen.from_dict(doc["screen"])
+    history = [Step.from_dict(s) for s in doc["history"]]
+    gear = next(e for e in screen.elements if e.icon_label == "settings")
+    assert gear.box.y1 > 1500  # on the keyboard's strip of tools
+    before = planner.next(doc["task"], screen, history)
+    assert before.action is not None and before.action.element == gear.id  # what went wrong
+    panel = Block(len(screen.blocks) + 1, Box(0, 1570, 1080, 2269), BlockKind.KEYBOARD)
+    marked = dataclasses.replace(screen, blocks=(*screen.blocks, panel))
+    d = planner.next(doc["task"], marked, history)
+    assert d.action is None or d.action.element != gear.id, d

@@ -1,6 +1,6 @@
-"""The blocks of a described screen: regions (divided and detected bars) and tab rows as
-numbered blocks, each element's home block, the active tab, captions, and the all-black
-screen of a secure window."""
+"""The blocks of a described screen: regions (divided and detected bars), tab rows and
+the on-screen keyboard's panel as numbered blocks, each element's home block, the active
+tab, captions, and the all-black screen of a secure window."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from screenpilot.model import Block, BlockKind, Box, Element, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.image import RGB
+from screenpilot.vision.keyboard import keyboard_panel
 
 
 def merge_bars(
@@ -24,6 +25,7 @@ def merge_bars(
 def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
+    regions = _keyboard_region(pixels, elements, regions)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
     blocks = [
         Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
@@ -39,6 +41,20 @@ def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.
         blocks=tuple(blocks),
         secure=is_blacked_out(pixels),
     )
+
+
+def _keyboard_region(
+    pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]
+) -> list[blocks_mod.Region]:
+    """``regions`` with the keyboard's panel (down to the navigation bar), if a keyboard
+    is up and no region is one already."""
+    if any(r.kind is BlockKind.KEYBOARD for r in regions):
+        return regions
+    navs = [r.box.y1 for r in regions if r.kind is BlockKind.NAVIGATION_BAR]
+    panel = keyboard_panel(pixels, elements, min(navs) if navs else None)
+    if panel is None:
+        return regions
+    return [*regions, blocks_mod.Region(panel, BlockKind.KEYBOARD, "keys")]
 
 
 def is_blacked_out(pixels: RGB) -> bool:
