@@ -104,7 +104,7 @@ def export(
         "test_family": test_family,
         "train_step": ckpt.get("step"),
         "finetune": {
-            "from": "icons.onnx (g32)",
+            "from": str(dict(ckpt.get("config") or {}).get("onnx", "")),
             "config": ckpt.get("config"),
             "split_counts": split_counts(crops),
         },
