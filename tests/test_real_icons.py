@@ -272,3 +272,19 @@ def test_eval_icons_scores_the_held_out_apps_of_a_harvest(tmp_path: Path) -> Non
     report = json.loads(result.output.strip().splitlines()[-1])
     assert report["heldout_real_crops"] == 2 and report["heldout_real_apps"] == 1
     assert 0.0 <= report["heldout_real_top1"] <= report["heldout_real_top3"] <= 1.0
+
+
+def test_fine_tune_without_a_start_model_says_which_to_pass(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from screenpilot.cli import app
+
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        ["train", "icons-real", "--onnx", str(tmp_path / "none.onnx"), "--out", str(out)],
+    )
+    assert isinstance(result.exception, DataError)  # the CLI prints it with its hint
+    assert "none.onnx does not exist" in result.exception.message
+    assert "models/candidates/icons_g32.onnx" in (result.exception.hint or "")
+    assert not out.exists()  # nothing made for a run that cannot start

@@ -33,6 +33,13 @@ def train(cfg: RealTuneConfig, log: Logger = print) -> dict[str, Any]:
 
     torch.set_num_threads(max(1, cfg.threads))
     torch.manual_seed(cfg.seed)
+    if not cfg.onnx.is_file():
+        raise DataError(
+            f"no icon model to start from: {cfg.onnx} does not exist",
+            hint="--onnx names an exported icon model with its _labels.json beside it "
+            "(models/icons.onnx; g32, the start of the shipped fine-tune: "
+            "models/candidates/icons_g32.onnx)",
+        )
     cfg.out.mkdir(parents=True, exist_ok=True)
     doc = icons_onnx.read_labels(cfg.labels)
     if cfg.balance not in ("label", "sqrt"):
