@@ -27,8 +27,9 @@ def key_rows(
     """The keyboard's full rows, top to bottom: two or more rows of five or more narrow
     keys labelled with one character each, in the lower half, across most of the
     screen's width, above ``bottom`` (the screen's bottom when not given); ``[]`` when
-    there are none. (Keys read with no label do not count: unlabelled cells of a chart
-    or a calendar's grid are not keys.)"""
+    there are none. One row at least has five letters (a calculator's keypad is no
+    keyboard); keys read with no label do not count (unlabelled cells of a chart or a
+    calendar's grid are not keys)."""
     bottom = height if bottom is None else bottom
     low = height * 0.5
     keys = [
@@ -55,7 +56,8 @@ def key_rows(
         if len(r) >= ROW_KEYS
         and max(e.box.x2 for e in r) - min(e.box.x1 for e in r) >= SPAN * width
     ]
-    return full if len(full) >= 2 else []
+    letters = [r for r in full if sum(e.label.strip().isalpha() for e in r) >= ROW_KEYS]
+    return full if len(full) >= 2 and letters else []  # a calculator's keys are no keyboard
 
 
 def key_pitch(keys: Sequence[Element]) -> int:

@@ -134,3 +134,19 @@ def test_a_grid_of_cells_is_no_keyboard() -> None:
     ]
     assert key_rows(narrow, W, H) == []
     assert len(key_rows(_keys(), W, H)) == 3
+
+
+def test_a_calculators_keypad_is_no_keyboard() -> None:
+    """Rows of five one-character keys across the screen, but digits and operators."""
+    pad = [
+        Element(
+            1 + r * 5 + c,
+            ElementKind.BUTTON,
+            Box(20 + c * 210, 1500 + r * 200, 190 + c * 210, 1680 + r * 200),
+            text=("789÷C", "456×(", "123-)", "0.=+%")[r][c],
+        )
+        for r in range(4)
+        for c in range(5)
+    ]
+    assert key_rows(pad, W, H) == []
+    assert keyboard_top(Screen(W, H, tuple(pad))) is None

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from screenpilot.model.elements import Block, Element, Sensitivity
+from screenpilot.model.kinds import BlockKind
 from screenpilot.model.record import Record, fail
 
 
@@ -67,7 +68,9 @@ class Screen(Record):
         return sorted(items, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
 
     def describe(self) -> str:
-        """The natural-language text the planner reads: one line per element, by block."""
+        """The natural-language text the planner reads: one line per element, by block;
+        an on-screen keyboard's keys and tools are one line (:data:`KEYBOARD_LINE`): text
+        is typed, not tapped key by key."""
         lines: list[str] = []
         if self.secure:
             lines.append("The screen is blank (the app hides its content from screenshots).")
@@ -81,6 +84,9 @@ class Screen(Record):
             if not elements:
                 continue
             indent = ""
+            if block is not None and block.kind is BlockKind.KEYBOARD:
+                lines.append(KEYBOARD_LINE.format(n=len(elements)))
+                continue
             if block is not None:
                 name = block.kind.value.replace("_", " ")
                 lines.append(f"[{name}" + (f" '{block.caption}']" if block.caption else "]"))
@@ -89,6 +95,13 @@ class Screen(Record):
             for e in self.reading_order(elements):
                 lines.append(indent + describe_element(e, active=e.id == active))
         return "\n".join(lines)
+
+
+#: What :meth:`Screen.describe` says for a keyboard block instead of its ``n`` elements.
+KEYBOARD_LINE = (
+    "[keyboard] open ({n} keys and tools, not listed): type text into a field; "
+    'end it with "\\n" to press the keyboard\'s enter or search key'
+)
 
 
 def describe_element(e: Element, *, active: bool = False) -> str:
