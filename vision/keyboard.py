@@ -1,8 +1,7 @@
 """The on-screen keyboard's panel: a KEYBOARD block from its rows of keys up to where its
 background ends, so that the strip above the keys (the keyboard's tools: emoji,
-clipboard, settings, voice; or its word suggestions) is the keyboard's too. A planner
-that matched the task to that strip's settings gear left the app for the keyboard's
-settings.
+clipboard, settings, voice; or its word suggestions) is the keyboard's too: the offline
+planner once tapped that strip's settings gear as the closest match to a task.
 
 The keys are found by :func:`screenpilot.core.keyboard.key_rows` (the rule the command
 language uses). The panel's colour is the one just above the top row of keys; rows of
