@@ -288,3 +288,18 @@ def test_fine_tune_without_a_start_model_says_which_to_pass(tmp_path: Path) -> N
     assert "none.onnx does not exist" in result.exception.message
     assert "models/candidates/icons_g32.onnx" in (result.exception.hint or "")
     assert not out.exists()  # nothing made for a run that cannot start
+
+
+def test_answered_counts_what_describe_would_print() -> None:
+    """The share of crops answered above "unknown", and how many of those are right."""
+    from screenpilot.training.icons.measure import answered
+    from screenpilot.vision.icons import IconResult
+
+    results = [
+        IconResult("back", 0.999, [("back", 0.999)]),
+        IconResult("search", 0.995, [("search", 0.995)]),
+        IconResult("unknown", 0.6, [("close", 0.6)]),
+        IconResult("unknown", 0.5, [("add", 0.5)]),
+    ]
+    assert answered(["back", "close", "close", "add"], results) == (0.5, 0.5)
+    assert answered([], []) == (0.0, 0.0)

@@ -106,31 +106,42 @@ def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
     n = len(icons)
     top1 = sum(r.top[0][0] == i.label for i, r in zip(icons, results, strict=True))
     top3 = sum(i.label in [name for name, _ in r.top] for i, r in zip(icons, results, strict=True))
-    known = [(i, r) for i, r in zip(icons, results, strict=True) if r.known]
-    right = sum(r.label == i.label for i, r in known)
-
-    def share(a: int, b: int) -> float:
-        return round(a / b, 4) if b else 0.0
-
+    accepted, precision = answered([i.label or "" for i in icons], results)
     return {
         "heldout_real_crops": n,
         "heldout_real_apps": len({i.app for i in icons}),
-        "heldout_real_top1": share(top1, n),
-        "heldout_real_top3": share(top3, n),
-        "heldout_real_accepted": share(len(known), n),
-        "heldout_real_precision_accepted": share(right, len(known)),
+        "heldout_real_top1": _share(top1, n),
+        "heldout_real_top3": _share(top3, n),
+        "heldout_real_accepted": accepted,
+        "heldout_real_precision_accepted": precision,
         "heldout_real_unlabelled_crops": report.how["excluded"] + report.how["unmapped"],
     }
 
 
+def _share(a: int, b: int) -> float:
+    return round(a / b, 4) if b else 0.0
+
+
+def answered(labels: list[str], results: list[IconResult]) -> tuple[float, float]:
+    """The share of crops answered (not "unknown": what describe prints) and the share of
+    those answers that are right."""
+    known = [(label, r) for label, r in zip(labels, results, strict=True) if r.known]
+    right = sum(r.label == label for label, r in known)
+    return _share(len(known), len(labels)), _share(right, len(known))
+
+
 def score_real(crops: list[RealCrop], results: list[IconResult]) -> dict[str, float]:
-    """top-1/top-3 of the labeller's answers on the DroidBot crops."""
+    """top-1/top-3 of the labeller's answers on the DroidBot crops, and the share answered
+    above the "unknown" threshold with its precision."""
     n = len(crops)
     top1 = sum(r.top[0][0] == c.label for c, r in zip(crops, results, strict=True))
     top3 = sum(c.label in [name for name, _ in r.top] for c, r in zip(crops, results, strict=True))
+    accepted, precision = answered([c.label for c in crops], results)
     return {
-        "real_top1": round(top1 / n, 4) if n else 0.0,
-        "real_top3": round(top3 / n, 4) if n else 0.0,
+        "real_top1": _share(top1, n),
+        "real_top3": _share(top3, n),
+        "real_accepted": accepted,
+        "real_precision_accepted": precision,
     }
 
 
