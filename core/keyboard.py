@@ -71,8 +71,16 @@ def keys_top(
     """Half a key's height above the keyboard's top row of keys (not below the middle
     of the screen), or ``None`` when there is no keyboard (:func:`key_rows`)."""
     rows = key_rows(elements, width, height, bottom)
-    if not rows:
-        return None
+    return rows_top(rows, height) if rows else None
+
+
+def rows_top(rows: Sequence[Sequence[Element]], height: int) -> int:
+    """Half a key's height above the top of the rows of keys ``rows`` (not below the
+    middle of the screen)."""
     pitch = key_pitch([e for r in rows for e in r])
-    top = min(e.box.y1 for r in rows for e in r)
-    return max(int(height * 0.5), top - pitch // 2)
+    return max(int(height * 0.5), keys_y1(rows) - pitch // 2)
+
+
+def keys_y1(rows: Sequence[Sequence[Element]]) -> int:
+    """The top of the highest key of ``rows``."""
+    return min(e.box.y1 for r in rows for e in r)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from screenpilot.core.keyboard import key_pitch, key_rows
+from screenpilot.core.keyboard import key_pitch, key_rows, keys_y1, rows_top
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.image import RGB, colour_distance
 
@@ -42,17 +42,15 @@ def keyboard_panel(
     if not rows:
         return None
     pitch = key_pitch([e for r in rows for e in r])
-    keys_y1 = min(e.box.y1 for e in rows[0])
-    limit = max(int(h * 0.5), round(keys_y1 - MAX_STRIP * pitch))
+    y1 = keys_y1(rows)
+    limit = max(int(h * 0.5), round(y1 - MAX_STRIP * pitch))
     fields = [
-        e.box.y2
-        for e in elements
-        if e.kind is ElementKind.EDIT_TEXT and limit < e.box.y2 <= keys_y1
+        e.box.y2 for e in elements if e.kind is ElementKind.EDIT_TEXT and limit < e.box.y2 <= y1
     ]
     limit = max([limit, *fields])  # never above a text field's bottom
-    top = _panel_top(pixels, keys_y1, limit)
+    top = _panel_top(pixels, y1, limit)
     if top is None:  # the colour runs on: to the field on the keyboard, or no edge is seen
-        top = limit if fields else max(int(h * 0.5), keys_y1 - pitch // 2)
+        top = limit if fields else rows_top(rows, h)
     y2 = h if bottom is None else bottom
     return Box(0, top, w, y2) if y2 > top else None
 

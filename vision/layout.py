@@ -47,9 +47,7 @@ def _keyboard_region(
     pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]
 ) -> list[blocks_mod.Region]:
     """``regions`` with the keyboard's panel (down to the navigation bar), if a keyboard
-    is up and no region is one already."""
-    if any(r.kind is BlockKind.KEYBOARD for r in regions):
-        return regions
+    is up (neither the divided regions nor the detector's bars are ever one)."""
     navs = [r.box.y1 for r in regions if r.kind is BlockKind.NAVIGATION_BAR]
     panel = keyboard_panel(pixels, elements, min(navs) if navs else None)
     if panel is None:
