@@ -8,7 +8,7 @@ phone did not act).
 
 from __future__ import annotations
 
-import io
+import functools
 import logging
 import re
 import socket
@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from screenpilot.errors import DeviceError
+from screenpilot.executor import screencap
 from screenpilot.executor.device import DeviceInfo, Gesture
 from screenpilot.executor.recording import GestureParser, parse_ranges
 from screenpilot.executor.textinput import (
@@ -136,7 +137,9 @@ def _check_state(info: DeviceInfo) -> None:
 class AdbDevice:
     """A phone driven over adb (real, or the virtual phone)."""
 
-    def __init__(self, serial: str, *, timeout: float = 20.0) -> None:
+    def __init__(self, serial: str, *, timeout: float = 20.0, capture: str = "auto") -> None:
+        """``capture``: how screenshots are taken, ``auto``, ``raw`` or ``png``
+        (``executor.screencap``; the config key ``device.capture``)."""
         import adbutils
 
         self._serial = serial
@@ -144,11 +147,12 @@ class AdbDevice:
         self._dev = adbutils.AdbDevice(_client(), serial=serial)
         self._size: tuple[int, int] | None = None
         self._density: int | None = None
+        self.formats = screencap.FormatChooser(capture)
 
     @classmethod
-    def connect(cls, serial: str | None = None) -> AdbDevice:
+    def connect(cls, serial: str | None = None, *, capture: str = "auto") -> AdbDevice:
         """The phone with this serial, or the only one connected."""
-        return cls(choose_serial(serial))
+        return cls(choose_serial(serial), capture=capture)
 
     @property
     def serial(self) -> str:
@@ -181,29 +185,34 @@ class AdbDevice:
         )
         return str(out)
 
-    def _shell_bytes(self, cmd: str) -> bytes:
-        out: Any = self._call(
-            f"run `{cmd}`", lambda: self._dev.shell(cmd, encoding=None, timeout=self._timeout)
-        )
-        return bytes(out)
-
     # --- the screen -------------------------------------------------------------------
     def capture(self) -> Image.Image:
-        """The screen as RGB (retried: a capture has no side effects)."""
+        """The screen as RGB (retried: a capture has no side effects), as raw pixels or
+        PNG, whichever this phone delivers faster (``executor.screencap``)."""
         last: Exception | None = None
-        for attempt in range(_CAPTURE_RETRIES + 1):
+        attempt = 0
+        while attempt <= _CAPTURE_RETRIES:
+            fmt = self.formats.next()
+            cmd = screencap.command(fmt)
+            started = time.perf_counter()
             try:
-                data = self._shell_bytes("screencap -p")
-                image = Image.open(io.BytesIO(data))
-                image.load()
-                self._notice_size(image.size)
-                return image.convert("RGB")
-            except (UnidentifiedImageError, OSError, DeviceError) as exc:
+                read = functools.partial(screencap.read_exec, self._dev, cmd, self._timeout)
+                data = self._call(f"run `{cmd}`", read)
+                image = screencap.decode(fmt, data)
+            except (ValueError, OSError, DeviceError) as exc:
                 last = exc
-                time.sleep(0.2 * (attempt + 1))
+                if isinstance(exc, ValueError) and self.formats.unreadable(fmt, str(exc)):
+                    continue  # auto turned to PNG: try it at once
+                attempt += 1
+                time.sleep(0.2 * attempt)
+                continue
+            self.formats.record(fmt, time.perf_counter() - started)
+            self._notice_size(image.size)
+            return image
         raise DeviceError(
             f"screencap failed on {self._serial}: {last}",
-            hint="is the screen on and unlocked? try `adb shell screencap -p`",
+            hint="is the screen on and unlocked? try `adb exec-out screencap -p > shot.png`"
+            + ("; or set device.capture to png" if self.formats.mode == "raw" else ""),
         )
 
     def _notice_size(self, size: tuple[int, int]) -> None:

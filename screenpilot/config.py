@@ -44,6 +44,13 @@ DEFAULTS: dict[str, Option] = {
     "device.serial": Option(str, "", "adb serial of the phone; empty = the only one connected"),
     "device.settle_timeout": Option(float, 3.0, "seconds to wait for the screen to stop changing"),
     "device.settle_interval": Option(float, 0.15, "seconds between frames when waiting to settle"),
+    "device.capture": Option(
+        str,
+        "auto",
+        "how screenshots are taken: raw pixels or PNG (auto: time both on the first "
+        "captures, keep the faster)",
+        ("auto", "raw", "png"),
+    ),
     # the virtual phone
     "phone.host": Option(str, "127.0.0.1", "address the virtual phone listens on"),
     "phone.port": Option(int, 0, "TCP port of the virtual phone; 0 = a free port"),

@@ -78,7 +78,7 @@ def execute_explore(
     from screenpilot.planner.base import PlanHints
     from screenpilot.planner.safety import KeywordSafety
 
-    device = AdbDevice.connect(serial)
+    device = AdbDevice.connect(serial, capture=cfg["device.capture"])
     knowledge = Knowledge.load(kpath)
     with loading_model():
         embedder = build.encoder(cfg)

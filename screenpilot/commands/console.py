@@ -49,7 +49,7 @@ def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> 
         return build.run_options(cfg, folder, allow=allow, hints=hints)
 
     return Parts(
-        device=AdbDevice.connect(serial),
+        device=AdbDevice.connect(serial, capture=cfg["device.capture"]),
         describer=build.describer(cfg),
         safety=build.safety(cfg),
         planner=planner,

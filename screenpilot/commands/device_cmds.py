@@ -55,7 +55,7 @@ def capture(
     from screenpilot.executor.adb import AdbDevice
 
     cfg = config_from(ctx, **{"device.serial": device})
-    phone = AdbDevice.connect(cfg["device.serial"] or None)
+    phone = AdbDevice.connect(cfg["device.serial"] or None, capture=cfg["device.capture"])
     if out.suffix.lower() != ".png":
         raise DeviceError(f"{out} should end in .png", hint="screenshots are saved as PNG")
     out.parent.mkdir(parents=True, exist_ok=True)

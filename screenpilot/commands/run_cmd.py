@@ -53,7 +53,7 @@ def execute(
     from screenpilot.executor.adb import AdbDevice
     from screenpilot.planner.base import PlanHints
 
-    device = AdbDevice.connect(serial)
+    device = AdbDevice.connect(serial, capture=cfg["device.capture"])
     with loading_model():
         planner = build.planner(cfg)
     describer = build.describer(cfg)

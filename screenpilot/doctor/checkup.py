@@ -39,7 +39,7 @@ def phone_checks(cfg: Config, serial: str, progress: Progress = quiet) -> list[C
     from screenpilot import build
     from screenpilot.executor.adb import AdbDevice
 
-    device = AdbDevice(serial)
+    device = AdbDevice(serial, capture=cfg["device.capture"])
     progress(f"phone {serial}: screen, animations, a screenshot")
     out = [
         phone.check_system(device),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from screenpilot.build import ANIMATION_SCALES
 from screenpilot.doctor.report import Check, fail, ok, warn
 from screenpilot.errors import DeviceError
+from screenpilot.executor.screencap import SAMPLES
 
 if TYPE_CHECKING:
     from screenpilot.executor.adb import AdbDevice
@@ -88,9 +89,13 @@ def check_screenshot(device: AdbDevice) -> Check:
     started = time.perf_counter()
     try:
         image = device.capture()
+        seconds = time.perf_counter() - started
+        for _ in range(2 * SAMPLES):  # auto: time raw and PNG until it chooses
+            if device.formats.chosen is not None:
+                break
+            device.capture()
     except DeviceError as exc:
         return fail(SCREENSHOT, exc.message, exc.hint)
-    seconds = time.perf_counter() - started
     if is_blacked_out(load_image(image)):
         try:
             app = device.current_app() or "the app in front"
@@ -105,7 +110,22 @@ def check_screenshot(device: AdbDevice) -> Check:
             "unlock the phone and open another app (press Home), then run "
             "`screenpilot doctor` again",
         )
-    return ok(SCREENSHOT, f"{image.width}x{image.height} in {seconds:.2f} s, not black")
+    return ok(
+        SCREENSHOT,
+        f"{image.width}x{image.height} in {seconds:.2f} s, not black; {_formats(device)}",
+    )
+
+
+def _formats(device: AdbDevice) -> str:
+    """How screenshots are taken, with the timings ``auto`` chose by."""
+    formats = device.formats
+    best = {f: min(t) for f, t in formats.timings.items() if t}
+    if formats.mode != "auto" or len(best) < 2:
+        return f"taken as {formats.chosen or formats.next()} (device.capture={formats.mode})"
+    return (
+        f"raw {best['raw']:.2f} s, PNG {best['png']:.2f} s: taken as {formats.chosen}"
+        " (device.capture=auto)"
+    )
 
 
 def check_system(device: AdbDevice) -> Check:
