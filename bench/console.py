@@ -109,7 +109,7 @@ def main() -> None:
         raise RuntimeError("the benchmark starts no run")
 
     with serve_phone(phone) as serial:
-        device = AdbDevice(serial)
+        device = AdbDevice(serial, capture=cfg["device.capture"])
         size = device.size()
         for cap in (args.fps, 60.0):
             parts = Parts(
