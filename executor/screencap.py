@@ -12,7 +12,9 @@ format, a length that does not fit its header) makes ``auto`` keep PNG for good.
 Both are read through adb's ``exec:`` service (``adb exec-out``: no terminal, so no
 line-ending translation of the binary output) into a list of large chunks:
 adbutils' own ``shell(encoding=None)`` grows one ``bytes`` object 4 KiB at a time,
-which on 10 MB costs over a second of copying on the desktop.
+which on 10 MB costs over a second of copying on the desktop. On a phone with several
+displays (a foldable) ``screencap`` prints a warning line before the image on the same
+output; it is skipped (:func:`after_notice`), where it used to make every capture fail.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ RAW_FORMATS: dict[int, tuple[str, int]] = {
 #: Header sizes: width, height, format (up to Android 7), then a colour space (8 and later).
 RAW_HEADERS = (12, 16)
 READ_CHUNK = 1 << 20
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: Bytes of text ``screencap`` may print before the image (a warning is ~350).
+NOTICE_LIMIT = 4096
+NOTICE_LINES = 3
 
 
 def command(fmt: str) -> str:
@@ -55,12 +61,34 @@ def command(fmt: str) -> str:
 def decode(fmt: str, data: bytes) -> Image.Image:
     """The RGB image in ``data`` (``fmt`` ``png`` or ``raw``): ``ValueError`` for raw
     output this does not read, ``OSError`` for a PNG that is not one (perhaps cut short:
-    worth another try)."""
+    worth another try). Text ``screencap`` printed before the image is skipped
+    (:func:`after_notice`)."""
     if fmt == "raw":
-        return decode_raw(data)
-    image = Image.open(io.BytesIO(data))
+        return after_notice(data, decode_raw)
+    start = data.find(PNG_SIGNATURE, 0, NOTICE_LIMIT)
+    image = Image.open(io.BytesIO(data[max(start, 0) :]))
     image.load()
     return image.convert("RGB")
+
+
+def after_notice(data: bytes, read: Callable[[bytes], Image.Image]) -> Image.Image:
+    """``read(data)``, or, when that fails and ``data`` starts with lines of printable
+    text (up to :data:`NOTICE_LINES`), ``read`` of what follows them: on a phone with
+    several displays (a foldable) ``screencap`` prints "[Warning] Multiple displays
+    were found ..." on its output before the image."""
+    error: ValueError | None = None
+    for _ in range(NOTICE_LINES + 1):
+        try:
+            return read(data)
+        except ValueError as exc:
+            error = exc  # what the image after the text (if any) got wrong
+            end = data.find(b"\n", 0, NOTICE_LIMIT)
+            if end < 0 or not all(32 <= b < 127 or b in (9, 13) for b in data[:end]):
+                break
+            log.debug("screencap said: %s", data[:end].decode("ascii").strip())
+            data = data[end + 1 :]
+    assert error is not None
+    raise error
 
 
 def decode_raw(data: bytes) -> Image.Image:

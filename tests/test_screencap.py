@@ -3,12 +3,14 @@ real adb binary from the virtual phone."""
 
 from __future__ import annotations
 
+import io
 import struct
 from typing import Any
 
 import numpy as np
 import pytest
 from phone_fixtures import PhoneSession
+from PIL import Image
 
 from screenpilot.errors import DeviceError
 from screenpilot.executor import screencap
@@ -121,3 +123,36 @@ def test_unreadable_raw_turns_auto_to_png_and_fails_forced_raw(
     with pytest.raises(DeviceError, match="screencap failed") as info:
         forced.capture()
     assert "device.capture to png" in info.value.hint
+
+
+WARNING = (
+    b"[Warning] Multiple displays were found, but no display id was specified! "
+    b"Defaulting to the first display found, however this default is not guaranteed "
+    b"to be consistent across captures. A display id should be specified.\n"
+)
+
+
+def test_a_foldables_warning_before_the_image_is_skipped() -> None:
+    image = screencap.decode("raw", WARNING + raw_bytes(5))
+    assert np.array_equal(np.asarray(image), PIXELS)
+    png = io.BytesIO()
+    Image.fromarray(PIXELS).save(png, format="PNG")
+    image = screencap.decode("png", WARNING + png.getvalue())
+    assert np.array_equal(np.asarray(image), PIXELS)
+    with pytest.raises(ValueError, match="pixel format 22"):  # still refused, still said why
+        screencap.decode("raw", WARNING + struct.pack("<4I", 3, 2, 22, 1) + b"\n" * 48)
+
+
+def test_a_foldable_through_adb(
+    phone: PhoneSession, fresh: VirtualPhone, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from screenpilot.simulator.shell import screen
+
+    raw = screen.screencap_raw_bytes
+    monkeypatch.setattr(screen, "screencap_raw_bytes", lambda *a: WARNING + raw(*a))
+    png = fresh.screencap_png
+    monkeypatch.setattr(fresh, "screencap_png", lambda: WARNING + png())
+    expected = np.asarray(fresh.frame().image.convert("RGB"))
+    for mode in ("raw", "png"):
+        device = AdbDevice(phone.serial, capture=mode)
+        assert np.array_equal(np.asarray(device.capture()), expected)
