@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from PIL import Image
 
 from screenpilot.errors import DeviceError
-from screenpilot.executor import screencap
+from screenpilot.executor import screencap, wake
 from screenpilot.executor.device import DeviceInfo, Gesture
 from screenpilot.executor.recording import GestureParser, parse_ranges
 from screenpilot.executor.textinput import (
@@ -314,6 +314,14 @@ class AdbDevice:
                 f"app {package} is not installed on {self._serial}",
                 hint="check the package name with `adb shell pm list packages`",
             )
+
+    def screen_awake(self) -> bool | None:
+        """Whether the display is on, by ``dumpsys power`` (None: it does not say)."""
+        return wake.parse_awake(self.shell("dumpsys power", what="read whether the screen is on"))
+
+    def wake(self) -> None:
+        """Turn the display on (``KEYCODE_WAKEUP``: it does not unlock a locked phone)."""
+        self.shell(f"input keyevent {wake.WAKEUP}", what="wake the screen")
 
     def current_app(self) -> str:
         text = self.shell("dumpsys window", what="read the app in front")

@@ -64,6 +64,7 @@ from screenpilot.executor.actions import perform
 from screenpilot.executor.device import Device
 from screenpilot.executor.longshot import LongPage, capture_long
 from screenpilot.executor.settle import wait_until_settled
+from screenpilot.executor.wake import wake_if_off
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     Action,
@@ -202,12 +203,10 @@ class Agent:
     # --- one turn -------------------------------------------------------------------------
     def _look(self, index: int) -> tuple[Screen, dict[str, float]]:
         t0 = time.perf_counter()
-        if self.options.long_pages:
-            self._page = capture_long(self.device)
-            image = self._page.image
-        else:
-            self._page = None
-            image = self.device.capture()
+        image, woke = self._capture()
+        if woke is not None:  # the display had gone off: woken, looked at again
+            log.info("the screen of %s was off: woken (%.2f s)", self.device.serial, woke)
+            image, _ = self._capture()
         self._last = image
         t1 = time.perf_counter()
         screen = self.describer.describe(image)
@@ -216,7 +215,26 @@ class Agent:
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
         screen = dataclasses.replace(screen, image_path=str(path))
-        return screen, {"capture": t1 - t0, "describe": t2 - t1}
+        if woke is None:
+            return screen, {"capture": t1 - t0, "describe": t2 - t1}
+        return screen, {"wake": woke, "capture": t1 - t0 - woke, "describe": t2 - t1}
+
+    def _capture(self) -> tuple[Image.Image, float | None]:
+        """The screen (a long page with ``long_pages``), and the seconds it took to
+        wake the display when the capture was black because it was off (else None)."""
+        if self.options.long_pages:
+            self._page = capture_long(self.device)
+            image = self._page.image
+        else:
+            self._page = None
+            image = self.device.capture()
+        settled = wake_if_off(
+            self.device,
+            image,
+            timeout=self.options.settle_timeout,
+            interval=self.options.settle_interval,
+        )
+        return image, None if settled is None else settled.seconds
 
     def _needs_person(self, sens: Sensitivity, *, planner_asked: bool = False) -> bool:
         """Whether this sensitivity needs the person (not pre-approved with --allow)."""

@@ -251,6 +251,19 @@ def test_secure_screen_is_reported_black_in_json(tmp_path: Path) -> None:
     assert checks["detector"]["status"] == "ok"
 
 
+def test_a_dark_screen_is_reported_off_not_secure(tmp_path: Path) -> None:
+    from screenpilot.doctor.phone import check_screenshot
+    from screenpilot.executor.adb import AdbDevice
+
+    phone = VirtualPhone()
+    phone.keyevent(223)  # the screen timed out
+    with serve_phone(phone) as serial:
+        shot = check_screenshot(AdbDevice(serial))
+    assert shot.status == "warn", shot
+    assert "the screen is off" in shot.detail and "forbids" not in shot.detail
+    assert "power button" in shot.fix
+
+
 def test_unauthorized_phone_says_to_accept_the_prompt(tmp_path: Path) -> None:
     with serve_phone(VirtualPhone(), auth="refuse") as serial:
         states = {d.serial: d.state for d in adbutils.AdbClient().list()}

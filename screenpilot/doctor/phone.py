@@ -98,9 +98,18 @@ def check_screenshot(device: AdbDevice) -> Check:
         return fail(SCREENSHOT, exc.message, exc.hint)
     if is_blacked_out(load_image(image)):
         try:
+            awake = device.screen_awake()
             app = device.current_app() or "the app in front"
         except DeviceError:
-            app = "the app in front"
+            awake, app = None, "the app in front"
+        if awake is False:
+            return warn(
+                SCREENSHOT,
+                f"all black ({image.width}x{image.height}): the screen is off; a run "
+                "wakes it, but a locked phone then shows its lock screen, which "
+                "you have to unlock",
+                "press the power button and unlock the phone, then run `screenpilot doctor` again",
+            )
         return warn(
             SCREENSHOT,
             f"all black ({image.width}x{image.height}): {app} forbids "

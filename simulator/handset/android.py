@@ -120,6 +120,7 @@ class AndroidServices(TouchInput):
                 "input_method": self._dump_ime,
                 "activity": self._dump_activity,
                 "battery": self._dump_battery,
+                "power": self._dump_power,
             }
             maker = makers.get(service)
             return None if maker is None else maker()
@@ -205,6 +206,29 @@ class AndroidServices(TouchInput):
                 f"  Task id #{self._task_id()}",
                 f"    mResumedActivity: {record}",
                 f"  ResumedActivity: {record}",
+                "",
+            ]
+        )
+
+    def _dump_power(self) -> str:
+        on = bool(self._state.get("screen_on", True))
+        stay = self._state["settings"]["global"].get("stay_on_while_plugged_in", "0")
+        return "\n".join(
+            [
+                "POWER MANAGER (dumpsys power)",
+                "",
+                "Power Manager State:",
+                "  mDirty=0x0",
+                f"  mWakefulness={'Awake' if on else 'Asleep'}",
+                "  mWakefulnessChanging=false",
+                "  mIsPowered=true",
+                "  mPlugType=2",
+                f"  mBatteryLevel={self._state['battery']}",
+                f"  mStayOn={'true' if stay not in ('0', '') else 'false'}",
+                "  mBootCompleted=true",
+                f"  mHoldingDisplaySuspendBlocker={'true' if on else 'false'}",
+                "",
+                f"Display Power: state={'ON' if on else 'OFF'}",
                 "",
             ]
         )

@@ -10,10 +10,13 @@ BACK, HOME and RECENTS. The input and Android-facing layers build on it.
 from __future__ import annotations
 
 import copy
+import io
 import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
+
+from PIL import Image
 
 from screenpilot.errors import ConfigError
 from screenpilot.model import Screen
@@ -101,6 +104,7 @@ class PhoneCore:
             "order": [self._launcher],
             "toast": None,
             "kbd": "abc",
+            "screen_on": True,
             "clock": clock,
             "battery": battery,
             "accent": accent,
@@ -297,11 +301,33 @@ class PhoneCore:
         return frame_to_screen(self.frame(), captured=captured)
 
     # --- the screen -------------------------------------------------------------------------
+    @property
+    def screen_on(self) -> bool:
+        """Whether the display is on (``input keyevent`` POWER, SLEEP and WAKEUP switch
+        it); while it is off, screencap is black and touches do nothing."""
+        with self._lock:
+            return bool(self._state.get("screen_on", True))
+
+    def _set_screen(self, on: bool) -> None:
+        if self._state.get("screen_on", True) != on:
+            self._state["screen_on"] = on
+            self._changed()
+
+    def _captured(self) -> Image.Image:
+        frame = self.frame()
+        if not self.screen_on:
+            return Image.new("RGB", frame.image.size, (0, 0, 0))
+        return frame.captured()
+
     def screencap_png(self) -> bytes:
-        return self.frame().png()
+        if self.screen_on:
+            return self.frame().png()
+        buf = io.BytesIO()
+        self._captured().save(buf, format="PNG", compress_level=1)
+        return buf.getvalue()
 
     def screencap_raw(self) -> tuple[int, int, bytes]:
-        image = self.frame().captured().convert("RGBA")
+        image = self._captured().convert("RGBA")
         return (image.width, image.height, image.tobytes())
 
     # --- events, navigation and launching -------------------------------------------------

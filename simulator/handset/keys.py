@@ -1,5 +1,6 @@
 """Text and keys on the virtual phone: typing into the focused field, the drawn keyboard,
-``input keyevent`` key codes, Ctrl+A selection and submitting a field with ENTER."""
+``input keyevent`` key codes (POWER, SLEEP and WAKEUP switch the display), Ctrl+A
+selection and submitting a field with ENTER."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ KEYCODE_CHARS: dict[int, str] = {
     77: "@",
     81: "+",
 }
+
+
+#: POWER toggles the display, SLEEP turns it off, WAKEUP on (``None``: toggle).
+POWER_KEYS: dict[int, bool | None] = {26: None, 223: False, 224: True}
 
 
 class TextInput(PhoneCore):
@@ -96,7 +101,11 @@ class TextInput(PhoneCore):
 
     def keyevent(self, keycode: int, *, longpress: bool = False) -> None:
         with self._lock:
-            if keycode in (4, 111):
+            if keycode in POWER_KEYS:
+                self._set_screen(POWER_KEYS[keycode] or not self._state.get("screen_on", True))
+            elif not self._state.get("screen_on", True) and keycode not in (24, 25):
+                return  # a dark screen takes only the power and volume keys
+            elif keycode in (4, 111):
                 self._back()
             elif keycode == 3:
                 self._home()
