@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PIL import Image
 from phone_fixtures import PhoneSession
+from PIL import Image
 from test_agent import make_agent, tap_label
 
 from screenpilot.executor.adb import AdbDevice
