@@ -63,8 +63,8 @@ from screenpilot.errors import (
 from screenpilot.executor.actions import perform
 from screenpilot.executor.device import Device
 from screenpilot.executor.longshot import LongPage, capture_long
-from screenpilot.executor.settle import wait_until_settled
-from screenpilot.executor.wake import wake_if_off
+from screenpilot.executor.settle import frames_equal, wait_until_settled
+from screenpilot.executor.wake import Wakeable, wake_if_off
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     Action,
@@ -81,6 +81,9 @@ from screenpilot.planner.safety import category_of_words, refine_secure
 from screenpilot.report import save_run
 
 log = logging.getLogger(__name__)
+#: Looks again in a row, the display having gone off while planning and woken to
+#: another screen each time, before the run ends with a device error.
+MAX_RELOOKS = 2
 
 
 class Describer(Protocol):
@@ -113,6 +116,9 @@ class RunOptions:
     allow: frozenset[SensitiveCategory] = frozenset()
     max_planner_errors: int = 3
     hints: PlanHints = field(default_factory=PlanHints)
+    #: Seconds between a look and its action after which the display is checked first
+    #: (a screen timeout is 15 s at the least): see ``Agent._still_lit``.
+    wake_check_after: float = 10.0
 
 
 @dataclass
@@ -187,6 +193,10 @@ class Agent:
         #: Categories the person let the run go on with, on the sensitive screens since
         #: the last ordinary one.
         self._approved: set[SensitiveCategory] = set()
+        #: When the last look began (``time.monotonic``), and the looks again in a row
+        #: because the display went off and woke to another screen.
+        self._looked_at = time.monotonic()
+        self._relooks = 0
 
     # --- files ----------------------------------------------------------------------------
     @property
@@ -203,6 +213,7 @@ class Agent:
     # --- one turn -------------------------------------------------------------------------
     def _look(self, index: int) -> tuple[Screen, dict[str, float]]:
         t0 = time.perf_counter()
+        self._looked_at = time.monotonic()
         image, woke = self._capture()
         if woke is not None:  # the display had gone off: woken, looked at again
             log.info("the screen of %s was off: woken (%.2f s)", self.device.serial, woke)
@@ -218,6 +229,39 @@ class Agent:
         if woke is None:
             return screen, {"capture": t1 - t0, "describe": t2 - t1}
         return screen, {"wake": woke, "capture": t1 - t0 - woke, "describe": t2 - t1}
+
+    def _still_lit(self) -> bool:
+        """Whether to act on the screen looked at: after a long plan (``wake_check_after``)
+        the display may have gone off, and a tap on a dark screen is lost. Off: wake it;
+        act when it shows what was looked at, else False (look again). A display that
+        keeps going off to another screen ends the run."""
+        waited = time.monotonic() - self._looked_at
+        device = self.device
+        if waited < self.options.wake_check_after or not isinstance(device, Wakeable):
+            return True
+        if device.screen_awake() is not False:
+            return True
+        log.info(
+            "the screen of %s went off while planning (%.0f s): waking it", device.serial, waited
+        )
+        device.wake()
+        settled = wait_until_settled(
+            device,
+            timeout=self.options.settle_timeout,
+            interval=self.options.settle_interval,
+            before=None if self._last is None else Image.new("RGB", self._last.size),
+        )
+        if self._last is None or frames_equal(settled.image, self._last):
+            self._relooks = 0
+            return True
+        self._relooks += 1
+        if self._relooks > MAX_RELOOKS:
+            raise DeviceError(
+                f"the screen of {device.serial} went off while planning {self._relooks} "
+                "times in a row and woke to another screen each time",
+                hint="turn on Developer options > Stay awake, or a longer screen timeout",
+            )
+        return False
 
     def _capture(self) -> tuple[Image.Image, float | None]:
         """The screen (a long page with ``long_pages``), and the seconds it took to
@@ -355,6 +399,8 @@ class Agent:
                 return self._hand_over(
                     traj, screen, sens, f"action '{action.describe(screen)}'", timings
                 ), False
+        if not self._still_lit():
+            return traj, False  # woken to another screen: look again before acting
         timings.update(self._act(screen, action))
         reason = decision.reason
         if action.secret and action.text:

@@ -3,6 +3,8 @@ real adb, and a run that wakes the phone instead of handing a black screen over.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,12 +12,17 @@ import numpy as np
 import pytest
 from phone_fixtures import PhoneSession
 from PIL import Image
-from test_agent import make_agent, tap_label
+from test_agent import Message, make_agent, tap_label
 
+from screenpilot.agent import Agent, RunOptions
+from screenpilot.errors import DeviceError
 from screenpilot.executor.adb import AdbDevice
 from screenpilot.executor.wake import Wakeable, is_dark, parse_awake
 from screenpilot.model import ActionKind, Outcome
+from screenpilot.planner.chain import ChainPlanner
+from screenpilot.planner.llm import ScriptedLLM
 from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.vision.incremental import IncrementalDescriber
 
 ANDROID_14_ASLEEP = """POWER MANAGER (dumpsys power)
 
@@ -101,3 +108,66 @@ def test_a_black_screen_on_a_lit_display_is_not_woken(
     assert wake_if_off(device, lit, timeout=1.0, interval=0.05) is None  # not black: not asked
     woke = wake_if_off(device, device.capture(), timeout=2.0, interval=0.05)
     assert woke is not None and not is_dark(woke.image) and vp.screen_on
+
+
+def agent_on(phone: PhoneSession, answers: list[Any], out: Path) -> Agent:
+    """An agent that checks the display before every action (``wake_check_after`` 0)."""
+    return Agent(
+        AdbDevice(phone.serial),
+        IncrementalDescriber(stages=("ocr", "blocks")),
+        ChainPlanner(ScriptedLLM(answers)),
+        options=RunOptions(
+            out=out, max_steps=6, settle_timeout=2.0, settle_interval=0.05, wake_check_after=0.0
+        ),
+    )
+
+
+def dark_while_planning(
+    vp: VirtualPhone, answer: Callable[[Sequence[Message]], str], *, then: str = ""
+) -> Callable[[Sequence[Message]], str]:
+    """``answer``, after the display went off (and, with ``then``, the phone moved to
+    that Settings page while it was dark)."""
+
+    def planned(messages: Sequence[Message]) -> str:
+        text = answer(messages)
+        vp.keyevent(223)
+        if then:
+            vp.open_page("settings", then)
+        return text
+
+    return planned
+
+
+def test_a_tap_planned_as_the_screen_went_dark_is_not_lost(
+    phone: PhoneSession, vp: VirtualPhone, tmp_path: Path
+) -> None:
+    answers = [
+        dark_while_planning(vp, tap_label("Settings")),
+        tap_label("Display"),
+        tap_label("Brightness level", done_when="Brightness level"),
+    ]
+    traj = agent_on(phone, answers, tmp_path).run("open the display settings")
+    assert traj.outcome is Outcome.SUCCESS, traj.note
+    assert len(traj.steps) == 3  # the first tap reached the woken screen
+    assert vp.state["tasks"]["com.android.settings"][-1]["page"] == "display"
+
+
+def test_woken_to_another_screen_it_looks_again_and_then_gives_up(
+    phone: PhoneSession, vp: VirtualPhone, tmp_path: Path
+) -> None:
+    answers = [
+        dark_while_planning(vp, tap_label("Settings"), then="display"),
+        tap_label("Brightness level", done_when="Brightness level"),
+    ]
+    traj = agent_on(phone, answers, tmp_path / "a").run("open the display settings")
+    assert traj.outcome is Outcome.SUCCESS, traj.note
+    assert len(traj.steps) == 1  # the tap on the home screen was never made
+    assert traj.steps[0].action.kind is not ActionKind.TAP
+
+    vp.reset()
+    pages = ["display", "network", "display", "network"]
+    answers = [dark_while_planning(vp, tap_label("Settings"), then=p) for p in pages]
+    with pytest.raises(DeviceError, match="went off while planning 3 times"):
+        agent_on(phone, answers, tmp_path / "b").run("open the display settings")
+    saved = json.loads((tmp_path / "b" / "trajectory.json").read_text())
+    assert saved["outcome"] == "error" and "went off while planning" in saved["note"]
