@@ -27,7 +27,7 @@ class Engine:
     def __init__(self) -> None:
         self.tiles: list[tuple[int, int]] = []
 
-    def read(self, image: np.ndarray) -> list[TextLine]:
+    def read(self, image: np.ndarray, *, span: int | None = None) -> list[TextLine]:
         h, w = image.shape[:2]
         assert image.ndim == 3 and h > 0 and w > 0, image.shape
         self.tiles.append((h, w))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image, ImageDraw
 
 from screenpilot.model import BlockKind, Box
@@ -72,3 +73,9 @@ def test_real_settings_screen() -> None:
 
 def test_landscape_and_blank_images_have_no_bars() -> None:
     assert divide(np.full((400, 800, 3), 255, np.uint8)) == []
+
+
+def test_a_dp_is_counted_across_the_short_side() -> None:
+    from screenpilot.vision.blocks import dp_size
+
+    assert dp_size(1080, 2400) == dp_size(2400, 1080) == pytest.approx(1080 / 411)

@@ -56,7 +56,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.shapes: list[tuple[int, ...]] = []
 
-    def read(self, image: np.ndarray) -> list[TextLine]:
+    def read(self, image: np.ndarray, *, span: int | None = None) -> list[TextLine]:
         self.shapes.append(image.shape)
         h = image.shape[0]
         return [TextLine(f"y{y}", Box(0, y, 10, y + 10), 1.0) for y in range(0, h - 10, 50)]
@@ -260,3 +260,17 @@ def test_a_screen_is_scaled_once_for_finding_reading_and_reading_boxes() -> None
     assert [t.text for t in again] == [t.text for t in lines[:3]]
     other = screen.copy()
     assert backend._bgr(other, 720 / screen.shape[1]) is not first
+
+
+def test_a_screen_on_its_side_is_scaled_by_its_short_side() -> None:
+    """A 2400x1080 screen is read at the scale of a 1080x2400 one (its short side to
+    720 px), not shrunk to 720 px across its long side: 16 px text stays legible."""
+    words = ["Battery saver", "Adaptive brightness", "Screen timeout", "Dark theme"]
+    font = ImageFont.truetype(str(text_font()), 16)
+    for size in ((2400, 1080), (1080, 2400)):
+        image = Image.new("RGB", size, "white")
+        draw = ImageDraw.Draw(image)
+        for i, word in enumerate(words):
+            draw.text((60, 100 + i * 200), word, font=font, fill=(60, 60, 60))
+        read = {line.text for line in recognize(np.asarray(image), threshold=0.9)}
+        assert set(words) <= read, size

@@ -24,7 +24,7 @@ def test_a_square_switch_is_a_picture_and_a_track_shaped_one_stays() -> None:
 
 
 def _page() -> np.ndarray:
-    return np.full((600, 1080, 3), (254, 247, 255), np.uint8)
+    return np.full((2400, 1080, 3), (254, 247, 255), np.uint8)  # a phone in portrait
 
 
 def _stadium(pixels: np.ndarray, box: Box, colour: tuple[int, int, int]) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import colour_distance
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
@@ -77,8 +77,8 @@ STATUS_BAR_DP = 24.0
 
 
 def content_area(width: int, height: int) -> Box:
-    """The screen below the status bar (a dp is width / 411, as in ``vision.blocks``)."""
-    return Box.of(0, min(height - 1, STATUS_BAR_DP * width / PHONE_DP_WIDTH), width, height)
+    """The screen below the status bar (a dp as in ``vision.blocks.dp_size``)."""
+    return Box.of(0, min(height - 1, STATUS_BAR_DP * dp_size(width, height)), width, height)
 
 
 def find_icons(

@@ -18,7 +18,7 @@ Bars come from the row profile (each row's dominant colour) and the lines:
 status bar (top 24 dp), toolbar (the next colour boundary or full-width line
 44-80 dp below), navigation bar (a boundary 12-60 dp from the bottom), and a
 bottom bar above it (48-96 dp), which grouping may recognise as a tab bar.
-A dp is estimated as width / 411 (a typical phone is ~411 dp wide).
+A dp is estimated as the short side / 411 (a typical phone is ~411 dp across).
 """
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ from screenpilot.vision.image import RGB
 
 WORK_WIDTH = 360
 PHONE_DP_WIDTH = 411.0
+
+
+def dp_size(width: int, height: int) -> float:
+    """Pixels in a dp, estimated from the screen's short side (a phone is ~411 dp
+    across: its width in portrait, its height on its side)."""
+    return min(width, height) / PHONE_DP_WIDTH
+
+
 Orientation = Literal["h", "v"]
 IntArray = npt.NDArray[np.int64]
 Cell = tuple[float, float, float, float]
@@ -335,7 +343,7 @@ def _last_in(rows: list[int], lo: float, hi: float) -> int | None:
 def find_bars(image: RGB, hs: list[Segment] | None = None) -> list[Region]:
     """Status bar, toolbar, navigation bar and bottom bar, where the pixels show them."""
     h, w = image.shape[:2]
-    dp = w / PHONE_DP_WIDTH
+    dp = dp_size(w, h)
     if h < 1.2 * w or round(24 * dp) < 2:  # not a phone in portrait: no bars to guess
         return []
     rows = boundaries(image, hs or [])

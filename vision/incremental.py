@@ -194,6 +194,7 @@ class IncrementalDescriber:
                     detector=self.detector,
                     ocr=self.ocr,
                     reports=reports,
+                    span=min(pixels.shape[:2]),  # scaled as the whole screen is
                 )
                 lines += [
                     t.shifted(0, lo) for t in part.lines if top <= t.box.center[1] + lo < bottom

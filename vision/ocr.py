@@ -135,7 +135,11 @@ class OcrBackend(Protocol):
 
     name: str
 
-    def read(self, image: RGB) -> list[TextLine]: ...
+    def read(self, image: RGB, *, span: int | None = None) -> list[TextLine]:
+        """Every line on ``image``; ``span``: the screen's short side, which sets the
+        scales (default: ``image``'s own short side; a crop of a screen passes its
+        screen's)."""
+        ...
 
 
 def recognize(
@@ -149,20 +153,22 @@ def recognize(
     return [line for line in read_tiled(engine, pixels) if line.score >= threshold]
 
 
-def read_tiled(engine: OcrBackend, image: RGB) -> list[TextLine]:
-    """``engine.read`` on ``image``, in overlapping tiles when it is much taller than wide."""
+def read_tiled(engine: OcrBackend, image: RGB, *, span: int | None = None) -> list[TextLine]:
+    """``engine.read`` on ``image``, in overlapping tiles when it is much taller than wide
+    (``span``: as :meth:`OcrBackend.read` takes it; default ``image``'s short side)."""
     h, w = image.shape[:2]
+    span = span or min(h, w)
     if h <= TILE_ASPECT * w * 1.2:
-        return engine.read(image)
+        return engine.read(image, span=span)
     tile = max(int(TILE_ASPECT * w), MIN_TILE)
     if h <= tile:
-        return engine.read(image)
+        return engine.read(image, span=span)
     overlap = min(max(64, tile // 8), tile // 4)
     lines: list[TextLine] = []
     top = 0
     while True:
         bottom = min(h, top + tile)
-        found = engine.read(np.ascontiguousarray(image[top:bottom]))
+        found = engine.read(np.ascontiguousarray(image[top:bottom]), span=span)
         lines.extend(_keep_tile_lines(found, top, bottom, h, overlap))
         if bottom >= h:
             return lines
@@ -278,8 +284,10 @@ def det_model_path(choice: str | None = None) -> Path | None:
     return path
 
 
-def _scale_for(width: int, max_width: int) -> float:
-    return min(1.0, max_width / width)
+def _scale_for(span: int, max_width: int) -> float:
+    """The scale that brings a screen whose short side is ``span`` (its width in portrait,
+    its height on its side) to ``max_width``, never up."""
+    return min(1.0, max_width / span)
 
 
 def _resize(image: RGB, scale: float) -> RGB:
@@ -582,16 +590,18 @@ class RapidOcrBackend:
         self._last_bgr = (image, scale, out)
         return out
 
-    def read(self, image: RGB) -> list[TextLine]:
-        """Lines found at ``det_width``, each read from the image at ``max_width``."""
+    def read(self, image: RGB, *, span: int | None = None) -> list[TextLine]:
+        """Lines found at ``det_width``, each read from the image at ``max_width`` (both
+        across the screen's short side, ``span``: see :meth:`OcrBackend.read`)."""
         h, w = image.shape[:2]
         if image.ndim != 3 or not h or not w:
             return []
+        span = span or min(h, w)
         from rapidocr.ch_ppocr_rec.typings import TextRecInput
         from rapidocr.utils.process_img import get_rotate_crop_image
 
         engine = self.engine()
-        det_scale = _scale_for(w, self.det_width)
+        det_scale = _scale_for(span, self.det_width)
         small = self._bgr(image, det_scale)  # squeezing looks at every channel alike
         squeezed = squeeze_rows(small) if self.squeeze else None
         try:
@@ -604,7 +614,7 @@ class RapidOcrBackend:
             if squeezed is not None:
                 quads[:, :, 1] = squeezed.unsqueeze_y(quads[:, :, 1])
             quads /= det_scale
-            rec_scale = _scale_for(w, self.max_width)
+            rec_scale = _scale_for(span, self.max_width)
             sides = np.ptp(quads, axis=1) * rec_scale  # (width, height) of each line there
             quads = quads[(sides >= 1.0).all(axis=1)]
             if not len(quads):
@@ -629,7 +639,7 @@ class RapidOcrBackend:
             return [TextLine("", b, 0.0) for b in boxes]
         from rapidocr.ch_ppocr_rec.typings import TextRecInput
 
-        scale = _scale_for(w, self.max_width)
+        scale = _scale_for(min(h, w), self.max_width)
         source = self._bgr(image, scale)  # read() scaled this screen already
         sh, sw = source.shape[:2]
         crops = []
@@ -693,11 +703,11 @@ class PaddleOcrBackend:
                     raise VisionError(f"cannot start paddleocr: {exc}") from exc
             return self._engine
 
-    def read(self, image: RGB) -> list[TextLine]:
+    def read(self, image: RGB, *, span: int | None = None) -> list[TextLine]:
         h, w = image.shape[:2]
         if image.ndim != 3 or not h or not w:
             return []
-        scale = _scale_for(w, self.max_width)
+        scale = _scale_for(span or min(h, w), self.max_width)
         small = np.ascontiguousarray(_resize(image, scale)[:, :, ::-1])
         try:
             results = self.engine().predict(small)

@@ -31,7 +31,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB
 from screenpilot.vision.states import faint
 from screenpilot.vision.targets import filled_shape
@@ -50,8 +50,8 @@ def as_buttons(
     """(the buttons whose labels are among ``texts``, with the shape's box; the other
     texts). ``shapes``: the shape each text line sits on, by its box, from
     ``targets.with_targets``."""
-    w = pixels.shape[1]
-    dp = w / PHONE_DP_WIDTH
+    h, w = pixels.shape[:2]
+    dp = dp_size(w, h)
     buttons, rest = [], []
     for e in texts:
         shape = shapes.get(e.box)

@@ -290,8 +290,10 @@ def observe(
     ocr: OcrBackend | None,
     reports: dict[str, StageReport],
     region: Box | None = None,
+    span: int | None = None,
 ) -> Observations:
-    """OCR (this thread) and detection (a worker thread, at the same time) on ``pixels``."""
+    """OCR (this thread) and detection (a worker thread, at the same time) on ``pixels``
+    (``span``: the screen's short side when ``pixels`` is a crop of it, as OCR takes it)."""
     det, note = (detector, "") if detector is not None else (None, "")
     if "detect" in stages and det is None:
         det, note = default_detector()
@@ -304,7 +306,7 @@ def observe(
         lines: list[TextLine] = []
         if "ocr" in stages:
             engine = ocr or get_backend()
-            lines, secs = _timed(functools.partial(read_tiled, engine, pixels))
+            lines, secs = _timed(functools.partial(read_tiled, engine, pixels, span=span))
             reports["ocr"] = StageReport("ocr", "ran", secs, f"{len(lines)} lines")
         widgets: list[Element] = []
         if future is not None:

@@ -27,7 +27,7 @@ import dataclasses
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB, border_colour, colour_distance
 
 #: A switch's box is at least this many times wider than tall.
@@ -57,7 +57,7 @@ def by_shape(element: Element) -> Element:
 def switch_drawn(pixels: RGB, element: Element) -> Element:
     """``element``, as a switch (the track's box) when it is a picture of one."""
     box = element.box
-    dp = pixels.shape[1] / PHONE_DP_WIDTH
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
     if (
         element.kind is not ElementKind.IMAGE
         or element.text

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.blocks import PHONE_DP_WIDTH
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB, border_colour, colour_distance
 
 MIN_STARS, MAX_STARS = 4, 10
@@ -38,7 +38,7 @@ SMALL = (ElementKind.ICON, ElementKind.IMAGE)
 
 def star_rows(pixels: RGB, widgets: Sequence[Element]) -> list[Element]:
     """``widgets`` with each row of stars (icons) replaced by one rating bar."""
-    dp = pixels.shape[1] / PHONE_DP_WIDTH
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
     small = [
         e
         for e in widgets

@@ -43,7 +43,7 @@ view hierarchy need. :func:`with_targets` sets ``Element.target``:
   (the planner then calls a tap on it by the row's name);
 - every other element: no target (its box is what is tapped: a button, a field).
 
-A dp is estimated as width / 411, as in :mod:`screenpilot.vision.blocks`.
+A dp is estimated as the short side / 411, as in :mod:`screenpilot.vision.blocks`.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
-from screenpilot.vision.blocks import PHONE_DP_WIDTH, Region
+from screenpilot.vision.blocks import Region, dp_size
 from screenpilot.vision.group import same_row
 from screenpilot.vision.image import RGB, colour_distance
 
@@ -148,7 +148,7 @@ def with_targets(
     that a second call on the same screen does not look again); ``drawer``: an open
     navigation drawer's right edge (:func:`screenpilot.vision.panels.drawer_edge`),
     where the rows on the drawer end."""
-    dp = width / PHONE_DP_WIDTH
+    dp = dp_size(width, height)
     boxes = [e.box for e in elements] + list(neighbours)
     out = list(elements)
     found = {} if fills is None else fills
