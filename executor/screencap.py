@@ -6,8 +6,10 @@ pixels as they are (a 12- or 16-byte header, then 4 bytes a pixel: ~10 MB), whic
 transfer time instead. Over USB the raw pixels usually win; over adb on Wi-Fi the PNG
 may. :class:`FormatChooser` settles it per phone by timing: in ``auto`` the first
 captures alternate raw and PNG, and once each has :data:`SAMPLES` timings the faster
-(by its best time) is kept. A raw screenshot that cannot be decoded (an unknown pixel
-format, a length that does not fit its header) makes ``auto`` keep PNG for good.
+(by its best time) is kept, or raw after one of each when PNG took at least
+:data:`CLEAR_RATIO` times as long (one slow capture fewer). A raw screenshot that
+cannot be decoded (an unknown pixel format, a length that does not fit its header)
+makes ``auto`` keep PNG for good.
 
 Both are read through adb's ``exec:`` service (``adb exec-out``: no terminal, so no
 line-ending translation of the binary output) into a list of large chunks:
@@ -35,8 +37,10 @@ log = logging.getLogger(__name__)
 
 #: How a screenshot is taken: ``auto`` (timed, see the module docstring), ``raw`` or ``png``.
 CAPTURE_MODES = ("auto", "raw", "png")
-#: Timed captures of each format before ``auto`` chooses.
+#: Timed captures of each format before ``auto`` chooses...
 SAMPLES = 2
+#: ... unless after one of each PNG took at least this many times as long as raw.
+CLEAR_RATIO = 2.0
 #: Android's ``PixelFormat`` codes that ``screencap`` writes -> (PIL raw mode, bytes a pixel).
 RAW_FORMATS: dict[int, tuple[str, int]] = {
     1: ("RGBX", 4),  # RGBA_8888 (alpha dropped)
@@ -152,8 +156,14 @@ class FormatChooser:
         if self.chosen is not None:
             return
         self.timings[fmt].append(seconds)
-        if all(len(t) >= self.samples for t in self.timings.values()):
-            best = {f: min(t) for f, t in self.timings.items()}
+        counts = [len(t) for t in self.timings.values()]
+        if min(counts) == 0:
+            return
+        best = {f: min(t) for f, t in self.timings.items()}
+        # raw clearly ahead after one of each (its first capture pays for the first
+        # connection, so PNG ahead is checked with a second sample of each)
+        clear = best["png"] >= CLEAR_RATIO * best["raw"]
+        if min(counts) >= self.samples or clear:
             self.chosen = min(best, key=lambda f: (best[f], f != "raw"))
             self.say(
                 f"screenshots: raw {best['raw']:.2f} s, PNG {best['png']:.2f} s; "

@@ -59,16 +59,25 @@ def test_auto_times_both_formats_and_keeps_the_faster() -> None:
     said: list[str] = []
     chooser = FormatChooser("auto", say=said.append)
     order = []
-    times = {"raw": iter([0.5, 0.4]), "png": iter([1.9, 1.2])}
+    times = {"raw": iter([0.5, 0.4]), "png": iter([0.7, 0.75])}
     for _ in range(4):
         fmt = chooser.next()
         order.append(fmt)
         chooser.record(fmt, next(times[fmt]))
     assert order == ["raw", "png", "raw", "png"]
     assert chooser.chosen == "raw" and chooser.next() == "raw"
-    assert said == ["screenshots: raw 0.40 s, PNG 1.20 s; using raw"]
+    assert said == ["screenshots: raw 0.40 s, PNG 0.70 s; using raw"]
     chooser.record("png", 0.01)  # timings after the choice change nothing
     assert chooser.next() == "raw"
+
+    usb = FormatChooser("auto", say=said.append)  # raw clearly ahead: chosen at once
+    usb.record(usb.next(), 0.6)
+    usb.record(usb.next(), 2.1)
+    assert usb.chosen == "raw"
+    close = FormatChooser("auto", say=said.append)  # PNG ahead: a second look first
+    close.record(close.next(), 2.0)
+    close.record(close.next(), 0.9)
+    assert close.chosen is None and close.next() == "raw"
 
     slow_link = FormatChooser("auto", samples=1, say=said.append)
     slow_link.record(slow_link.next(), 2.5)
