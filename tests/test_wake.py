@@ -75,6 +75,12 @@ def test_the_virtual_phones_display_over_adb(phone: PhoneSession, vp: VirtualPho
     device.key("POWER")
     device.key("POWER")  # POWER toggles
     assert vp.screen_on
+    vp.keyevent(223)
+    vp.keyevent(223)  # SLEEP on a dark display leaves it dark
+    assert not vp.screen_on
+    vp.keyevent(224)
+    vp.keyevent(224)  # WAKEUP on a lit one leaves it lit
+    assert vp.screen_on
 
 
 def test_a_run_wakes_a_phone_that_went_dark(

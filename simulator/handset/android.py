@@ -211,7 +211,7 @@ class AndroidServices(TouchInput):
         )
 
     def _dump_power(self) -> str:
-        on = bool(self._state.get("screen_on", True))
+        on = self._lit()
         stay = self._state["settings"]["global"].get("stay_on_while_plugged_in", "0")
         return "\n".join(
             [

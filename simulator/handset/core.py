@@ -306,10 +306,15 @@ class PhoneCore:
         """Whether the display is on (``input keyevent`` POWER, SLEEP and WAKEUP switch
         it); while it is off, screencap is black and touches do nothing."""
         with self._lock:
-            return bool(self._state.get("screen_on", True))
+            return self._lit()
+
+    def _lit(self) -> bool:
+        """``screen_on`` for a caller that holds the lock (a snapshot from before the
+        display could be switched has no key: it was on)."""
+        return bool(self._state.get("screen_on", True))
 
     def _set_screen(self, on: bool) -> None:
-        if self._state.get("screen_on", True) != on:
+        if self._lit() != on:
             self._state["screen_on"] = on
             self._changed()
 

@@ -102,8 +102,9 @@ class TextInput(PhoneCore):
     def keyevent(self, keycode: int, *, longpress: bool = False) -> None:
         with self._lock:
             if keycode in POWER_KEYS:
-                self._set_screen(POWER_KEYS[keycode] or not self._state.get("screen_on", True))
-            elif not self._state.get("screen_on", True) and keycode not in (24, 25):
+                switch = POWER_KEYS[keycode]
+                self._set_screen(not self._lit() if switch is None else switch)
+            elif not self._lit() and keycode not in (24, 25):
                 return  # a dark screen takes only the power and volume keys
             elif keycode in (4, 111):
                 self._back()

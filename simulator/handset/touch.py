@@ -56,7 +56,7 @@ class TouchInput(TextInput):
 
     def _emit(self, events: list[TouchEvent]) -> None:
         with self._lock:
-            if not self._state.get("screen_on", True):
+            if not self._lit():
                 return  # a dark touchscreen reports nothing
             listeners = list(self._listeners)
         for ev in events:
@@ -68,7 +68,7 @@ class TouchInput(TextInput):
 
     def _event(self, phase: TouchPhase, x: int, y: int, t: float) -> TouchEvent:
         ev = TouchEvent(phase, int(x), int(y), t)
-        if not self._state.get("screen_on", True):
+        if not self._lit():
             return ev  # the display is off: the page does not see it
         if phase == "down":
             self._down(ev)
