@@ -40,6 +40,10 @@ class Wakeable(Protocol):
         """Turn the display on."""
 
 
+class WakeableDevice(Device, Wakeable, Protocol):
+    """A phone the agent drives that can also be woken."""
+
+
 def parse_awake(dumpsys_power: str) -> bool | None:
     """Whether ``dumpsys power`` says the display is on (None: it does not say)."""
     m = _WAKEFULNESS.search(dumpsys_power)
@@ -66,5 +70,14 @@ def wake_if_off(
         return None
     if device.screen_awake() is not False:
         return None
+    return wake_and_settle(device, image.size, timeout=timeout, interval=interval)
+
+
+def wake_and_settle(
+    device: WakeableDevice, size: tuple[int, int], *, timeout: float, interval: float
+) -> Settled:
+    """Turn the display on and wait for the screen to settle, past the black frame of a
+    ``size`` screen (a display takes a moment to light)."""
     device.wake()
-    return wait_until_settled(device, timeout=timeout, interval=interval, before=image)
+    dark = Image.new("RGB", size)
+    return wait_until_settled(device, timeout=timeout, interval=interval, before=dark)

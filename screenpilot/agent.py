@@ -64,7 +64,7 @@ from screenpilot.executor.actions import perform
 from screenpilot.executor.device import Device
 from screenpilot.executor.longshot import LongPage, capture_long
 from screenpilot.executor.settle import frames_equal, wait_until_settled
-from screenpilot.executor.wake import Wakeable, wake_if_off
+from screenpilot.executor.wake import Wakeable, wake_and_settle, wake_if_off
 from screenpilot.model import (
     SECRET_PLACEHOLDER,
     Action,
@@ -215,9 +215,6 @@ class Agent:
         t0 = time.perf_counter()
         self._looked_at = time.monotonic()
         image, woke = self._capture()
-        if woke is not None:  # the display had gone off: woken, looked at again
-            log.info("the screen of %s was off: woken (%.2f s)", self.device.serial, woke)
-            image, _ = self._capture()
         self._last = image
         t1 = time.perf_counter()
         screen = self.describer.describe(image)
@@ -244,14 +241,14 @@ class Agent:
         log.info(
             "the screen of %s went off while planning (%.0f s): waking it", device.serial, waited
         )
-        device.wake()
-        settled = wait_until_settled(
+        assert self._last is not None  # a look came before the plan
+        settled = wake_and_settle(
             device,
+            self._last.size,
             timeout=self.options.settle_timeout,
             interval=self.options.settle_interval,
-            before=None if self._last is None else Image.new("RGB", self._last.size),
         )
-        if self._last is None or frames_equal(settled.image, self._last):
+        if frames_equal(settled.image, self._last):
             self._relooks = 0
             return True
         self._relooks += 1
@@ -265,20 +262,23 @@ class Agent:
 
     def _capture(self) -> tuple[Image.Image, float | None]:
         """The screen (a long page with ``long_pages``), and the seconds it took to
-        wake the display when the capture was black because it was off (else None)."""
-        if self.options.long_pages:
-            self._page = capture_long(self.device)
-            image = self._page.image
-        else:
-            self._page = None
-            image = self.device.capture()
+        wake the display when the capture was black because it was off (else None):
+        then the screen is the settled frame after waking (a long page is taken again)."""
+        self._page = capture_long(self.device) if self.options.long_pages else None
+        image = self._page.image if self._page is not None else self.device.capture()
         settled = wake_if_off(
             self.device,
             image,
             timeout=self.options.settle_timeout,
             interval=self.options.settle_interval,
         )
-        return image, None if settled is None else settled.seconds
+        if settled is None:
+            return image, None
+        log.info("the screen of %s was off: woken (%.2f s)", self.device.serial, settled.seconds)
+        if self.options.long_pages:
+            self._page = capture_long(self.device)
+            return self._page.image, settled.seconds
+        return settled.image, settled.seconds
 
     def _needs_person(self, sens: Sensitivity, *, planner_asked: bool = False) -> bool:
         """Whether this sensitivity needs the person (not pre-approved with --allow)."""
