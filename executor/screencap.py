@@ -151,19 +151,22 @@ class FormatChooser:
             return self.chosen
         return "raw" if len(self.timings["raw"]) <= len(self.timings["png"]) else "png"
 
+    def best(self) -> dict[str, float]:
+        """The best time of each format timed so far."""
+        return {f: min(t) for f, t in self.timings.items() if t}
+
     def record(self, fmt: str, seconds: float) -> None:
         """A capture in ``fmt`` took ``seconds`` (read and decoded)."""
         if self.chosen is not None:
             return
         self.timings[fmt].append(seconds)
-        counts = [len(t) for t in self.timings.values()]
-        if min(counts) == 0:
+        best = self.best()
+        if len(best) < len(self.timings):
             return
-        best = {f: min(t) for f, t in self.timings.items()}
         # raw clearly ahead after one of each (its first capture pays for the first
         # connection, so PNG ahead is checked with a second sample of each)
         clear = best["png"] >= CLEAR_RATIO * best["raw"]
-        if min(counts) >= self.samples or clear:
+        if min(len(t) for t in self.timings.values()) >= self.samples or clear:
             self.chosen = min(best, key=lambda f: (best[f], f != "raw"))
             self.say(
                 f"screenshots: raw {best['raw']:.2f} s, PNG {best['png']:.2f} s; "

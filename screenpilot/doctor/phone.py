@@ -128,7 +128,7 @@ def check_screenshot(device: AdbDevice) -> Check:
 def _formats(device: AdbDevice) -> str:
     """How screenshots are taken, with the timings ``auto`` chose by."""
     formats = device.formats
-    best = {f: min(t) for f, t in formats.timings.items() if t}
+    best = formats.best()
     if formats.mode != "auto" or len(best) < 2:
         return f"taken as {formats.chosen or formats.next()} (device.capture={formats.mode})"
     return (
