@@ -19,10 +19,8 @@ from PIL import Image
 
 from screenpilot.executor.device import Device
 from screenpilot.executor.settle import Settled, wait_until_settled
+from screenpilot.model.screen import BLACK_LEVEL
 
-#: A capture whose every channel stays at or below this is black (as
-#: ``vision.layout.is_blacked_out`` judges a FLAG_SECURE screen).
-DARK = 8
 #: ``KEYCODE_WAKEUP``: the display on, nothing else (POWER would toggle it).
 WAKEUP = 224
 _WAKEFULNESS = re.compile(r"mWakefulness=(\w+)")
@@ -56,9 +54,10 @@ def parse_awake(dumpsys_power: str) -> bool | None:
 
 
 def is_dark(image: Image.Image) -> bool:
-    """Every pixel black (at most :data:`DARK` on every channel)."""
+    """Every pixel black (at most ``model.screen.BLACK_LEVEL`` on every channel, as
+    ``vision.layout.is_blacked_out`` judges a FLAG_SECURE screen)."""
     extrema = image.convert("RGB").getextrema()
-    return all(high <= DARK for _, high in extrema)  # type: ignore[misc]
+    return all(high <= BLACK_LEVEL for _, high in extrema)  # type: ignore[misc]
 
 
 def wake_if_off(

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from screenpilot.model import Block, BlockKind, Box, Element, Screen
+from screenpilot.model.screen import BLACK_LEVEL
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.image import RGB
@@ -57,7 +58,7 @@ def _keyboard_region(
 
 def is_blacked_out(pixels: RGB) -> bool:
     """True for the all-black capture of a FLAG_SECURE screen (payment, banking, PIN)."""
-    return bool(pixels.max() <= 8)
+    return bool(pixels.max() <= BLACK_LEVEL)
 
 
 def _home(box: Box, blocks: Sequence[Block]) -> int | None:

@@ -9,6 +9,10 @@ from screenpilot.model.elements import Block, Element, Sensitivity
 from screenpilot.model.kinds import BlockKind
 from screenpilot.model.record import Record, fail
 
+#: A capture no brighter than this on any channel is black: a FLAG_SECURE screen
+#: (``secure``), or a display that is off.
+BLACK_LEVEL = 8
+
 
 @dataclass(frozen=True, slots=True)
 class Screen(Record):
