@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import adbutils
 import pytest
@@ -31,6 +31,9 @@ from PIL import Image
 from screenpilot.simulator import serve
 from screenpilot.simulator.adbd import AdbDaemon
 from screenpilot.simulator.backend import TouchEvent, TouchListener
+
+if TYPE_CHECKING:
+    from screenpilot.simulator.phone import VirtualPhone
 
 CONNECT_TIMEOUT_S = 15.0
 T = TypeVar("T")
@@ -283,3 +286,14 @@ def phone() -> Iterator[PhoneSession]:
         with contextlib.suppress(adbutils.AdbError):
             client.disconnect(daemon.serial)
         daemon.stop()
+
+
+@pytest.fixture()
+def vp(phone: PhoneSession) -> VirtualPhone:
+    """The virtual phone behind ``phone``, reset to how it was built."""
+    from screenpilot.simulator.phone import VirtualPhone
+
+    inner: Any = phone.backend.inner
+    assert isinstance(inner, VirtualPhone)
+    inner.reset()
+    return inner

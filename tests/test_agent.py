@@ -42,14 +42,6 @@ def tap_label(label: str, *, done_when: str = "") -> Callable[[Sequence[Message]
     return answer
 
 
-@pytest.fixture()
-def vp(phone: PhoneSession) -> VirtualPhone:
-    inner: Any = phone.backend.inner
-    inner.reset()
-    assert isinstance(inner, VirtualPhone)
-    return inner
-
-
 def make_agent(phone: PhoneSession, answers: list[Any], out: Path, **kw: Any) -> Agent:
     planner = ChainPlanner(ScriptedLLM(answers))
     return Agent(

@@ -313,16 +313,6 @@ def test_unattended_confirms_only_what_the_agent_judged_done() -> None:
 
 
 # --- the exploring agent on the virtual phone -------------------------------------------------
-@pytest.fixture()
-def vp(phone: PhoneSession) -> Any:
-    from screenpilot.simulator.phone import VirtualPhone
-
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 class FirstWrong:
     """The heuristic checker, except that the first step checked is wrong (penalty 9)."""
 

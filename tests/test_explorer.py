@@ -334,16 +334,6 @@ def test_exploration_stops_at_max_batches(tmp_path: Path) -> None:
 
 
 # --- a whole exploration of the Shop app (virtual phone, real vision, offline planner) ----------
-@pytest.fixture()
-def vp(phone: PhoneSession) -> Any:
-    from screenpilot.simulator.phone import VirtualPhone
-
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 @pytest.mark.slow
 def test_explore_the_shop_app(phone: PhoneSession, vp: Any, minilm: Any, tmp_path: Path) -> None:
     from screenpilot.agent import Agent, RunOptions

@@ -33,14 +33,6 @@ C = SensitiveCategory
 Message = dict[str, Any]
 
 
-@pytest.fixture()
-def vp(phone: PhoneSession) -> VirtualPhone:
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 def shop_state(vp: VirtualPhone, **values: Any) -> None:
     snap = vp.snapshot()
     snap["apps"].setdefault(shop.PACKAGE, {}).update(copy.deepcopy(values))

@@ -319,16 +319,6 @@ def test_replay_skips_empty_values_and_switches_already_set() -> None:
     assert missing.next(SETTINGS) is None and "Contacts" in missing.failed
 
 
-@pytest.fixture()
-def vp(phone: PhoneSession) -> Any:
-    from screenpilot.simulator.phone import VirtualPhone
-
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 def test_replay_with_new_values_on_the_virtual_phone(
     phone: PhoneSession, vp: Any, tmp_path: Path
 ) -> None:

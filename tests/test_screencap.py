@@ -97,20 +97,12 @@ def test_forced_modes_and_unreadable_raw() -> None:
         FormatChooser("jpeg")
 
 
-@pytest.fixture()
-def fresh(phone: PhoneSession) -> VirtualPhone:
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 @pytest.mark.parametrize("mode", ["raw", "png", "auto"])
 def test_every_mode_captures_the_phone_frame(
-    phone: PhoneSession, fresh: VirtualPhone, mode: str
+    phone: PhoneSession, vp: VirtualPhone, mode: str
 ) -> None:
     device = AdbDevice(phone.serial, capture=mode)
-    expected = np.asarray(fresh.frame().image.convert("RGB"))
+    expected = np.asarray(vp.frame().image.convert("RGB"))
     for _ in range(5):  # auto: two of each, then its choice
         assert np.array_equal(np.asarray(device.capture()), expected)
     chosen = device.formats.chosen
@@ -118,13 +110,13 @@ def test_every_mode_captures_the_phone_frame(
 
 
 def test_unreadable_raw_turns_auto_to_png_and_fails_forced_raw(
-    phone: PhoneSession, fresh: VirtualPhone, monkeypatch: pytest.MonkeyPatch
+    phone: PhoneSession, vp: VirtualPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refuse(data: bytes) -> Any:
         raise ValueError("raw screenshot in pixel format 22, which is not read here")
 
     monkeypatch.setattr(screencap, "decode_raw", refuse)
-    expected = np.asarray(fresh.frame().image.convert("RGB"))
+    expected = np.asarray(vp.frame().image.convert("RGB"))
     auto = AdbDevice(phone.serial)
     assert np.array_equal(np.asarray(auto.capture()), expected)
     assert auto.formats.chosen == "png"
@@ -153,15 +145,15 @@ def test_a_foldables_warning_before_the_image_is_skipped() -> None:
 
 
 def test_a_foldable_through_adb(
-    phone: PhoneSession, fresh: VirtualPhone, monkeypatch: pytest.MonkeyPatch
+    phone: PhoneSession, vp: VirtualPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from screenpilot.simulator.shell import screen
 
     raw = screen.screencap_raw_bytes
     monkeypatch.setattr(screen, "screencap_raw_bytes", lambda *a: WARNING + raw(*a))
-    png = fresh.screencap_png
-    monkeypatch.setattr(fresh, "screencap_png", lambda: WARNING + png())
-    expected = np.asarray(fresh.frame().image.convert("RGB"))
+    png = vp.screencap_png
+    monkeypatch.setattr(vp, "screencap_png", lambda: WARNING + png())
+    expected = np.asarray(vp.frame().image.convert("RGB"))
     for mode in ("raw", "png"):
         device = AdbDevice(phone.serial, capture=mode)
         assert np.array_equal(np.asarray(device.capture()), expected)

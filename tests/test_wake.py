@@ -34,14 +34,6 @@ Display Power: state=OFF
 """
 
 
-@pytest.fixture()
-def vp(phone: PhoneSession) -> VirtualPhone:
-    inner: Any = phone.backend.inner
-    assert isinstance(inner, VirtualPhone)
-    inner.reset()
-    return inner
-
-
 def test_what_dumpsys_power_says() -> None:
     assert parse_awake(ANDROID_14_ASLEEP) is False
     assert parse_awake("  mWakefulness=Awake\n") is True
