@@ -176,6 +176,41 @@ def test_far_text_is_not_matched() -> None:
     assert out[0].caption == "" and len(free) == 1
 
 
+def test_a_wide_rows_label_at_the_far_edge_names_its_switch() -> None:
+    """A foldable's or a tablet's settings row: the label at the left edge, the switch
+    at the right, further apart than a phone's row; nothing stands between them."""
+    widgets = [el(K.SWITCH, (1610, 1256, 1749, 1339)), el(K.CHECK_BOX, (1695, 1119, 1757, 1179))]
+    texts = [
+        el(K.TEXT, (38, 1275, 320, 1320), "Do Not Disturb"),
+        el(K.TEXT, (38, 1125, 340, 1172), "Vibrate for calls"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=0.035 * 1812)
+    assert [w.caption for w in out] == ["Do Not Disturb", "Vibrate for calls"] and free == []
+
+
+def test_a_far_label_with_something_between_stays_a_text() -> None:
+    """Two panes: a text of the left pane on the row of a switch in the right pane,
+    whose own label stands between them, or an icon between them: not the switch's."""
+    switch = el(K.SWITCH, (1610, 1256, 1749, 1339))
+    left = el(K.TEXT, (38, 1275, 320, 1320), "Network")
+    own = el(K.TEXT, (900, 1275, 1100, 1320), "Wi-Fi")
+    out, free = match_texts([switch], [left, own], max_dist=0.035 * 1812)
+    assert out[0].caption == "Wi-Fi" and [t.text for t in free] == ["Network"]
+    icon = el(K.ICON, (700, 1260, 780, 1335))
+    out, free = match_texts([switch, icon], [left], max_dist=0.035 * 1812)
+    assert out[0].caption == "" and [t.text for t in free] == ["Network"]
+
+
+def test_a_far_two_line_item_names_its_check_box_by_its_title() -> None:
+    """The check box centred on a two-line item at the far edge takes the title, not
+    the summary on its row."""
+    box = el(K.CHECK_BOX, (1695, 898, 1763, 946))
+    title = el(K.TEXT, (32, 864, 230, 921), "Tokyo")
+    summary = el(K.TEXT, (33, 928, 190, 976), "GMT+9")
+    out, free = match_texts([box], [title, summary], max_dist=0.035 * 1812)
+    assert out[0].caption == "Tokyo" and [t.text for t in free] == ["GMT+9"]
+
+
 def test_block_caption() -> None:
     block = Box(0, 400, 1080, 1200)
     header = el(K.TEXT, (40, 420, 400, 470), "Network options")

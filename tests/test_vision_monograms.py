@@ -49,6 +49,21 @@ def test_an_icon_read_as_one_character_is_dropped_but_not_a_badge_or_a_label() -
     assert drop_glyph_reads([drawn], [box]) == []  # a check box read as a character
 
 
+def test_a_symbol_read_small_on_a_picture_that_leads_a_row_is_dropped() -> None:
+    """A toolbar's back arrow read as "←" at a wide screen's smaller OCR scale: the read
+    covers a quarter of the detected picture, centred on it; it is the picture's."""
+    from screenpilot.vision.monograms import drop_glyph_reads
+
+    back = Element(2, ElementKind.IMAGE, Box(11, 106, 137, 233))
+    arrow = _text("←", Box(42, 137, 104, 197))
+    title = _text("Sound & vibration", Box(190, 130, 640, 205))
+    assert drop_glyph_reads([arrow, title], [back]) == [title]
+    letter = _text("K", Box(42, 137, 104, 197))  # a letter so small may be the picture's own
+    assert drop_glyph_reads([letter, title], [back]) == [letter, title]
+    off = _text("←", Box(11, 106, 50, 145))  # in its corner: a badge, not the drawing
+    assert drop_glyph_reads([off, title], [back]) == [off, title]
+
+
 def test_a_letter_on_a_picture_that_leads_no_row_stays() -> None:
     """A mode button's big "A" over its name "Automatic" is no avatar's initial, and a
     CJK character has no case: neither is dropped."""

@@ -142,6 +142,29 @@ def test_a_line_through_text_is_a_strike_through_not_a_seek_bar() -> None:
     assert any(e.text == item.text for e in screen.elements)
 
 
+def test_a_knob_read_as_a_symbol_is_the_seek_bars() -> None:
+    """On a wide screen OCR reads the small round knob as "●": the bar through it stays
+    a seek bar, and the "●" is no text of the screen."""
+    from screenpilot.vision.ocr import TextLine
+    from screenpilot.vision.pipeline import Observations, assemble
+    from screenpilot.vision.sliders import crosses_text, is_knob_read
+
+    pixels, phone = _render("settings", "sound")
+    bars = _truth_bars(phone)
+    b = bars[1]
+    band = pixels[b.y1 : b.y2, b.x1 : b.x2].astype(int)
+    inked = (np.abs(band - band[:2].mean(axis=(0, 1))).sum(axis=2) > 60).sum(axis=0)
+    cx = b.x1 + int(np.flatnonzero(inked >= 0.8 * inked.max()).mean())  # the knob: the tallest ink
+    cy = b.center[1]
+    knob = TextLine("●", Box.of(cx - 20, cy - 20, cx + 20, cy + 20), 0.95)
+    assert crosses_text(bars[1], [knob.box]) and is_knob_read(knob.text, knob.box)
+    assert not is_knob_read("o", knob.box) and not is_knob_read("●", Box.of(0, 0, 100, 30))
+    found = tuple(Element(0, ElementKind.SEEK_BAR, b, confidence=0.9) for b in bars)
+    screen = assemble(pixels, Observations((knob,), found), ("detect",), icons=None, reports={})
+    assert len([e for e in screen.elements if e.kind is ElementKind.SEEK_BAR]) == 4
+    assert not any(e.text == "●" for e in screen.elements)
+
+
 def test_a_track_and_knob_on_a_picture_is_no_seek_bar() -> None:
     pixels, phone = _render("settings", "display")
     bar = _truth_bars(phone)[0]

@@ -192,6 +192,8 @@ def match_texts(
             free.append(t)
         else:
             taken.setdefault(hit[0], []).append((hit[1], t))
+    if toggles:
+        free = _far_row_labels(widgets, texts, free, taken, max_dist)
     for i, got in list(taken.items()):
         taken[i] = _free_label_rows(widgets[i], got, free)
     out = [
@@ -199,6 +201,54 @@ def match_texts(
         for i, w in enumerate(widgets)
     ]
     return out, free
+
+
+def _far_row_labels(
+    widgets: Sequence[Element],
+    texts: Sequence[Element],
+    free: list[Element],
+    taken: dict[int, list[tuple[str, Element]]],
+    max_dist: float,
+) -> list[Element]:
+    """A switch or check box still without a label takes the free text on its row
+    farther than ``ROW_LABEL_FACTOR`` times ``max_dist`` away when nothing else (a text or
+    a widget) stands between them: the row of a wide screen (a tablet, a foldable, a
+    phone on its side), where the label sits at one edge and the switch at the other.
+    A text counts as on the row when it is, or when it and the line under it (a
+    two-line item's title and summary) are; the first in reading order wins (the
+    title). What is left of ``free`` is returned."""
+    boxes = [t.box for t in texts] + [w.box for w in widgets]
+    for i, w in enumerate(widgets):
+        if w.kind not in TOGGLE_KINDS or i in taken:
+            continue
+        row = [
+            t
+            for t in free
+            if same_row(t.box, w.box) or same_row(_item_of(t.box, texts) or t.box, w.box)
+        ]
+        clear = [t for t in row if _clear_between(t.box, w.box, boxes)]
+        if not clear:
+            continue
+        label = min(clear, key=_reading_key)  # a two-line item's title, not its summary
+        if gap(label.box, w.box) <= ROW_LABEL_FACTOR * max_dist:
+            continue  # near texts were offered to the widget already
+        taken[i] = [("caption", label)]
+        free = [t for t in free if t is not label]
+    return free
+
+
+def _clear_between(a: Box, b: Box, boxes: Sequence[Box]) -> bool:
+    """Whether no box of ``boxes`` (other than ``a`` and ``b``) has its centre on their
+    row between them (a summary line under a title, starting where it starts, is not
+    between)."""
+    left, right = (a, b) if a.x2 <= b.x1 else (b, a)
+    if left.x2 > right.x1:
+        return False
+    y1, y2 = min(a.y1, b.y1), max(a.y2, b.y2)
+    return not any(
+        o is not a and o is not b and left.x2 < o.center[0] < right.x1 and y1 < o.center[1] < y2
+        for o in boxes
+    )
 
 
 def _own_part(widget: Element, got: list[tuple[str, Element]], texts: Sequence[Element]) -> Element:

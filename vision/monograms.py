@@ -24,6 +24,8 @@ leaves out the read: one character that is a Latin letter or a symbol (not a dig
 which a badge's count is, nor a CJK character, which may be a label drawn in a
 square), its centre on the widget, its box covering at least ``COVERS`` of the
 widget's (the read is the drawing itself, not a letter inside a larger picture). A
+symbol that is no letter ("←", "☆") centred on such a picture goes however little of it
+it covers: a toolbar's back arrow read at the smaller scale of a wide screen. A
 round button's "A" with its name "Automatic" under it leads no row and stays its text.
 
 A toolbar's back arrow is a button, not an icon, and is read now and then as "K" (the
@@ -170,9 +172,17 @@ def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list
     return [
         t
         for t in texts
-        if not any(_glyph_read(t, b) for b in boxes)
+        if not any(_glyph_read(t, b) or (_symbol(t) and _centred_read(t, b)) for b in boxes)
         and not any(_centred_read(t, b) for b in buttons)
     ]
+
+
+def _symbol(text: Element) -> bool:
+    """One character that is not a letter or a digit ("←", "☆", "●"): centred on a
+    picture that leads a row it is the picture read, however little of it it covers
+    (a toolbar's back arrow read at a small scale, on a wide screen)."""
+    t = (text.text or "").strip()
+    return len(t) == 1 and not t.isalnum()
 
 
 def title_glyphs(texts: Sequence[Element]) -> list[Element]:

@@ -75,7 +75,7 @@ from screenpilot.vision.shipped import (
     default_detector,
     default_icons,
 )
-from screenpilot.vision.sliders import crosses_text, with_sliders
+from screenpilot.vision.sliders import crosses_text, is_knob_read, with_sliders
 from screenpilot.vision.stars import star_rows
 from screenpilot.vision.states import with_state
 from screenpilot.vision.steppers import name_steppers
@@ -346,11 +346,18 @@ def assemble(
             for line in strip_carets(pixels, split_wide_gaps(pixels, obs.lines))
         ]
         line_boxes = [line.box for line in obs.lines]
+        words = [line.box for line in obs.lines if not is_knob_read(line.text, line.box)]
         seen = [  # a "seek bar" through a text line is the text's strike-through or rule
             switch_drawn(pixels, by_shape(e))  # and a square "switch" is a picture (a round
             # button), a picture of a track with a thumb at one end a switch
             for e in obs.widgets
-            if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, line_boxes))
+            if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, words))
+        ]
+        bars = [e.box for e in seen if e.kind is ElementKind.SEEK_BAR]
+        texts = [  # the knob read as a symbol is the bar's, not a text
+            t
+            for t in texts
+            if not (is_knob_read(t.text, t.box) and any(b.contains(*t.box.center) for b in bars))
         ]
         sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
         sure = confirmed_fields(pixels, sure, line_boxes)  # a title is no field

@@ -162,6 +162,16 @@ def _on_picture(box: Box, widgets: Sequence[Element]) -> bool:
     )
 
 
+def is_knob_read(text: str, box: Box) -> bool:
+    """Whether an OCR line is a seek bar's knob read as a symbol: one character, not a
+    letter or a digit ("●", "•"), its box no more than three times as long as it is
+    wide (the read may take in a bit of track, or lose half the knob to the ink's cut).
+    A round knob drawn small (a wide screen, read at a smaller scale) is found by the
+    text detector too."""
+    t = text.strip()
+    return len(t) == 1 and not t.isalnum() and 1 / 3 <= box.width / max(box.height, 1) <= 3
+
+
 def crosses_text(box: Box, texts: Sequence[Box]) -> bool:
     """Whether a seek bar at ``box`` runs through a text line of ``texts`` (OCR's
     boxes): the middle of a text lies within the bar's height (give or take a quarter

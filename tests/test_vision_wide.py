@@ -1,0 +1,48 @@
+"""describe on wide screens (a foldable's inner display, a tablet): the virtual phone's
+real renders at those sizes, read end to end (OCR, the shipped detector, the rules).
+
+On such a screen a settings row spans more pixels than a phone's, and OCR reads the
+page at a smaller scale (its short side is brought to the same width), so a seek bar's
+knob and a toolbar's arrow are read as symbols."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from screenpilot.model import ElementKind, Screen
+from screenpilot.simulator.phone import VirtualPhone
+from screenpilot.vision.pipeline import describe
+
+
+def _describe(size: tuple[int, int], app: str, page: str) -> tuple[Screen, Screen]:
+    phone = VirtualPhone(size=size)
+    phone.open_page(app, page)
+    pixels = np.asarray(phone.frame().image.convert("RGB"))
+    return describe(pixels), phone.screen()
+
+
+@pytest.mark.parametrize("size", [(1812, 2176), (1600, 2560)], ids=["foldable", "tablet"])
+def test_a_wide_settings_page_keeps_its_seek_bars_and_labels(size: tuple[int, int]) -> None:
+    screen, truth = _describe(size, "settings", "sound")
+    named = {
+        e.kind: sorted(x.caption for x in screen.elements if x.kind is e.kind)
+        for e in truth.elements
+        if e.kind in (ElementKind.SEEK_BAR, ElementKind.SWITCH, ElementKind.CHECK_BOX)
+    }
+    assert named[ElementKind.SEEK_BAR] == sorted(
+        e.caption for e in truth.elements if e.kind is ElementKind.SEEK_BAR
+    )
+    assert named[ElementKind.SWITCH] == ["Do Not Disturb"]
+    assert named[ElementKind.CHECK_BOX] == ["Vibrate for calls"]
+    texts = [e.text for e in screen.elements if e.kind is ElementKind.TEXT]
+    assert "●" not in texts and "←" not in texts  # the knobs, the back arrow
+    assert any(e.icon_label == "back" for e in screen.elements)
+
+
+def test_a_wide_lists_check_boxes_take_their_cities() -> None:
+    screen, truth = _describe((1812, 2176), "clock", "cities")
+    boxes = [e for e in screen.elements if e.kind is ElementKind.CHECK_BOX]
+    expected = sorted(e.caption for e in truth.elements if e.kind is ElementKind.CHECK_BOX)
+    assert len(boxes) == len(expected) >= 6
+    assert sorted(e.caption for e in boxes) == expected
