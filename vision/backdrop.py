@@ -86,12 +86,13 @@ def find_backdrop_pictures(
     import cv2
 
     h, w = pixels.shape[:2]
-    step = max(1, round(w / SMALL_WIDTH))
+    step = max(1, round(min(h, w) / SMALL_WIDTH))  # sizes from the short side (on its side)
     small_u8 = np.ascontiguousarray(pixels[::step, ::step, :3], dtype=np.uint8)
     sh, sw = small_u8.shape[:2]
+    span = min(sh, sw)
     # the backdrop is smooth: its median is taken at half that scale, four times faster
     half = np.ascontiguousarray(small_u8[::2, ::2])
-    window = max(3, round(WINDOW * half.shape[1]) | 1)
+    window = max(3, round(WINDOW * min(half.shape[:2])) | 1)
     if min(half.shape[:2]) < window:
         return []
     backdrop = cv2.resize(
@@ -101,7 +102,7 @@ def find_backdrop_pictures(
     raw = (colour_distance(small, backdrop) > CONTRAST).astype(np.uint8)
     mask = cv2.dilate(raw, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    lo, hi = MIN_SIDE * sw, MAX_SIDE * sw
+    lo, hi = MIN_SIDE * span, MAX_SIDE * span
     top = content_area(w, h).y1
     found: list[Element] = []
     for i in range(1, count):

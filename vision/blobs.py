@@ -98,7 +98,7 @@ def find_icons(
     import cv2
 
     img, _, mask, step = off_background(pixels, CONTRAST, page)
-    w = img.shape[1]
+    w = min(img.shape[:2])  # sizes from the short side (a phone on its side)
     grow = max(1, round(w * 0.006))
     raw = mask
     mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))

@@ -124,7 +124,7 @@ def _squares(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Bounding boxes of near-square closed contours of the right size."""
     import cv2
 
-    w = gray.shape[1]
+    w = min(gray.shape[:2])  # sizes from the short side (a phone on its side)
     edges = cv2.Canny(gray, 40, 120)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w

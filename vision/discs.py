@@ -160,7 +160,7 @@ def find_discs(
 
     height = pixels.shape[0]
     img, background, mask, step = off_background(pixels, OFF_BACKGROUND, page)
-    w = img.shape[1]
+    w = min(img.shape[:2])  # sizes from the short side (a phone on its side)
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Box] = []
@@ -222,11 +222,12 @@ def find_round_buttons(pixels: np.ndarray, texts: Sequence[Box]) -> list[Box]:
     import cv2
 
     height, width = pixels.shape[:2]
-    step = width / CIRCLES_WIDTH  # averaged down: a stride's jagged rims get no votes
-    size = (CIRCLES_WIDTH, max(1, round(height / step)))
+    # averaged down (a stride's jagged rims get no votes), the short side to CIRCLES_WIDTH
+    step = min(width, height) / CIRCLES_WIDTH
+    size = (max(1, round(width / step)), max(1, round(height / step)))
     img = cv2.resize(np.ascontiguousarray(pixels), size, interpolation=cv2.INTER_AREA)
     grey = cv2.medianBlur(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 3)
-    w = grey.shape[1]
+    w = min(grey.shape[:2])  # sizes from the short side (a phone on its side)
     found = cv2.HoughCircles(
         grey,
         cv2.HOUGH_GRADIENT,

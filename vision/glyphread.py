@@ -64,7 +64,7 @@ def read_glyphs(
 ) -> tuple[list[Element], list[Element]]:
     """(texts read, the blobs left) of ``blobs`` (see the module docstring)."""
     h, w = pixels.shape[:2]
-    todo = [e for e in blobs if _candidate(e, w)] if reader is not None else []
+    todo = [e for e in blobs if _candidate(e, min(h, w))] if reader is not None else []
     if not todo or reader is None:
         return [], list(blobs)
     grown = []

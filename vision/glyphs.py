@@ -66,7 +66,7 @@ def is_search_glyph(
 ) -> bool:
     """Whether the text ``text`` is a magnifier read as a letter (module docstring)."""
     b = text.box
-    if text.text.strip() not in GLYPHS or not _icon_sized(b, width):
+    if text.text.strip() not in GLYPHS or not _icon_sized(b, min(width, height)):
         return False
     in_top_bar = STATUS_BAR * height <= b.center[1] <= TOP_BAR * height
     return in_top_bar or _left_of_field(b, texts, widgets)

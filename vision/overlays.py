@@ -66,7 +66,7 @@ def find_overlays(
     (H x W x 3 RGB). Glyphs that a word of ``texts`` touches are left to OCR; a
     read of :data:`MAX_MISREAD` characters or fewer is OCR taking the glyph for a
     letter (⤢ read as "K"), which :func:`drop_misreads` removes."""
-    w = pixels.shape[1]
+    w = min(pixels.shape[:2])  # sizes from the short side (a phone on its side)
     large = [p for p in pictures if min(p.width, p.height) >= MIN_PICTURE * w]
     if len(large) < MIN_PICTURES:
         return []

@@ -93,7 +93,7 @@ def _knob(
 ) -> tuple[int, int, int, int] | None:
     """The round knob on a track: columns much taller than the track, about as wide
     as they are tall, centred on the track (an icon beside a field's border is not).
-    (x1, y1, x2, y2) or None."""
+    ``width``: the screen's short side (its width in portrait). (x1, y1, x2, y2) or None."""
     y1, y2, x1, x2 = band
     thick = y2 - y1
     reach = max(4 * thick, width // 40)
@@ -274,9 +274,10 @@ def _all_sliders(pixels: np.ndarray) -> list[Element]:
     )
     mask = colour_distance(img, background[:, None, :]) > CONTRAST
     rows = _track_rows(mask, int(w * MIN_TRACK))
+    span = min(img.shape[:2])  # sizes from the short side (a phone on its side)
     found: list[Element] = []
-    for band in _bands(rows, max_thick=max(2, w // 60)):
-        knob = _knob(mask, band, w)
+    for band in _bands(rows, max_thick=max(2, span // 60)):
+        knob = _knob(mask, band, span)
         if knob is None or surround_share(mask, band, knob) > MAX_SURROUND:
             continue  # no knob, or a line through a picture, a card's edge, a grid
         y_top = min(band[0], knob[1])

@@ -22,7 +22,7 @@ from screenpilot.model import Box, Element, ElementKind
 WEAK_CONF = 0.05
 #: ... and a detection under this (``Detector``'s default threshold) is doubtful.
 STRONG_CONF = 0.25
-#: A doubtful box is at most this share of the screen's width on each side...
+#: A doubtful box is at most this share of the screen's width (its short side) on each side...
 MAX_SIDE = 0.25
 #: ... and nothing known covers more than this share of it...
 MAX_COVERED = 0.1
@@ -33,14 +33,14 @@ MAX_COVERED = 0.1
 KINDS = frozenset({ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.SWITCH})
 
 
-def keep_weak(weak: Sequence[Element], known: Sequence[Box], width: int) -> list[Element]:
-    """The doubtful detections in ``weak`` that are icon-sized and that no box of
-    ``known`` (text lines, confident widgets) covers; best first, each kept one
-    counting as known for the next."""
+def keep_weak(weak: Sequence[Element], known: Sequence[Box], span: int) -> list[Element]:
+    """The doubtful detections in ``weak`` that are icon-sized (``span``: the screen's
+    short side, its width in portrait) and that no box of ``known`` (text lines,
+    confident widgets) covers; best first, each kept one counting as known for the next."""
     kept: list[Element] = []
     boxes = list(known)
     for e in sorted(weak, key=lambda x: -x.confidence):
-        if e.kind not in KINDS or max(e.box.width, e.box.height) > MAX_SIDE * width:
+        if e.kind not in KINDS or max(e.box.width, e.box.height) > MAX_SIDE * span:
             continue
         if any(k.intersection(e.box) > MAX_COVERED * e.box.area for k in boxes):
             continue
