@@ -130,6 +130,28 @@ def test_never_taps_the_same_label_twice_then_scrolls(planner: HeuristicPlanner)
     assert d3.action.kind is ActionKind.SCROLL
 
 
+@pytest.mark.parametrize(
+    ("size", "scrolls"),
+    [((1080, 2400), 2), ((1080, 1920), 2), ((1812, 2176), 3), ((2400, 1080), 4)],
+    ids=["phone", "16:9", "foldable", "sideways"],
+)
+def test_a_screen_that_shows_less_of_a_page_scrolls_more_before_leaving(
+    planner: HeuristicPlanner, size: tuple[int, int], scrolls: int
+) -> None:
+    """A phone on its side shows ~411 dp of a page where a phone in portrait shows
+    ~900: it looks further down more times before going back."""
+    from screenpilot.planner.offline.planner import scroll_budget
+
+    empty = Screen(*size)
+    assert scroll_budget(empty, planner.max_scrolls) == scrolls
+    history: list[Step] = []
+    for i in range(scrolls):
+        d = planner.next("open display settings", empty, history)
+        assert d.action.kind is ActionKind.SCROLL, i
+        history.append(step(empty, d.action, i))
+    assert planner.next("open display settings", empty, history).action.kind is ActionKind.BACK
+
+
 def test_toggle_without_a_visible_switch_stops_without_claiming(planner: HeuristicPlanner) -> None:
     rows = Screen(
         1080,

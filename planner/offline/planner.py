@@ -3,6 +3,7 @@ rule that has something to do (see the package docstring for the rules)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -38,6 +39,22 @@ from screenpilot.planner.offline.world import add_city
 SWITCH_VERBS = frozenset(
     {"turn", "switch", "enable", "disable", "toggle", "activate", "deactivate", "put"}
 )
+#: A phone in portrait is at least about this tall for its width (16:9 is 1.78). A
+#: shorter screen (a phone on its side, a foldable, a tablet) shows less of a page at a
+#: time, so it gets proportionally more scrolls before a page counts as looked through.
+PORTRAIT_ASPECT = 1.7
+
+
+def scroll_budget(screen: Screen, max_scrolls: int) -> int:
+    """Scrolls in a row before the planner leaves a page: ``max_scrolls`` on a phone in
+    portrait, more on a screen that shows less of a page (its height against its short
+    side, the dp it shows, under ``PORTRAIT_ASPECT``)."""
+    aspect = screen.height / min(screen.width, screen.height)
+    if aspect >= PORTRAIT_ASPECT:
+        return max_scrolls
+    return math.ceil(max_scrolls * PORTRAIT_ASPECT / aspect)
+
+
 _THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|\band then\b|\bthen\b|，然后|然后)\s*", re.I)
 _AND = re.compile(r",?\s+and\s+(?=(?:turn|switch|enable|disable|put)\b)", re.I)
 
@@ -84,11 +101,12 @@ class HeuristicPlanner:
         hints = hints or PlanHints()
         if len(history) >= self.max_steps:
             return Decision(Action(ActionKind.STOP), f"gave up after {len(history)} steps")
+        scrolls = scroll_budget(screen, self.max_scrolls)
         demo = hints.demonstrations[0] if hints.demonstrations else None
         if demo is not None and not demo_fits(intent, demo.steps):
             demo = None  # it switches or sets another setting than the task names
         if demo is not None:
-            followed = follow(intent, screen, history, demo, self.max_scrolls)
+            followed = follow(intent, screen, history, demo, scrolls)
             if followed is not None:
                 return followed
         for rule in (
@@ -122,7 +140,7 @@ class HeuristicPlanner:
             hints,
             similarity=self.similarity,
             threshold=self.threshold,
-            max_scrolls=self.max_scrolls,
+            max_scrolls=scrolls,
         )
 
     def _switched(self, intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
