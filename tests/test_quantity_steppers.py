@@ -156,8 +156,9 @@ def test_a_product_page_is_not_the_cart_a_command_names() -> None:
 
 
 def _stepper_png(tmp_w: int = 1080) -> np.ndarray:
-    """A light page with a '-' and a '+' in light grey discs (Material tonal buttons)."""
-    img = Image.new("RGB", (tmp_w, 600), (252, 249, 253))
+    """A light page with a '-' and a '+' in light grey discs (Material tonal buttons):
+    the top of a phone's screen in portrait (sizes are shares of its short side)."""
+    img = Image.new("RGB", (tmp_w, 1600), (252, 249, 253))
     d = ImageDraw.Draw(img)
     for cx, glyph in ((150, "-"), (450, "+")):
         d.ellipse((cx - 52, 248, cx + 52, 352), fill=(232, 228, 236))
@@ -179,7 +180,7 @@ def test_tonal_disc_buttons_are_found_and_cut_to_their_glyph() -> None:
     assert find_discs(px, [discs[0]], []) == [discs[1]]
     assert find_discs(px, [], [Box(0, 0, 1080, 600)]) == []
     # a plain page has none
-    assert find_discs(np.full((600, 1080, 3), 250, np.uint8), [], []) == []
+    assert find_discs(np.full((1600, 1080, 3), 250, np.uint8), [], []) == []
 
 
 def test_a_detected_disc_takes_the_disc_box_and_a_missed_one_is_added() -> None:

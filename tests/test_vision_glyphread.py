@@ -27,8 +27,9 @@ def _blob(box: Box) -> Element:
 
 
 def _page() -> tuple[np.ndarray, list[Element]]:
-    """A 1080-wide strip: a '1' and a '7' drawn in Roboto, and a ring."""
-    img = Image.new("RGB", (1080, 200), "white")
+    """The top of a 1080-wide screen in portrait (sizes are shares of its short side): a
+    '1' and a '7' drawn in Roboto, and a ring."""
+    img = Image.new("RGB", (1080, 1200), "white")
     draw = ImageDraw.Draw(img)
     font = ImageFont.truetype(str(text_font()), 44)
     draw.text((300, 70), "1", font=font, fill=(30, 30, 30))
