@@ -152,6 +152,28 @@ def test_a_screen_that_shows_less_of_a_page_scrolls_more_before_leaving(
     assert planner.next("open display settings", empty, history).action.kind is ActionKind.BACK
 
 
+def test_a_rows_picture_read_as_three_dots_is_not_a_menu(planner: HeuristicPlanner) -> None:
+    """After a scroll an app's icon cut in half under the toolbar was read as three dots
+    (the virtual phone's Settings on its side): it leads its row and carries the row's
+    title, so it is the row's picture, not an overflow menu. The toolbar's own three dots
+    carry no caption and are opened."""
+    cut = Element(
+        3,
+        ElementKind.IMAGE,
+        Box(46, 252, 139, 295),
+        caption="Recent apps, default apps",
+        icon_label="more_options",
+        clickable=True,
+    )
+    rows = Screen(2400, 1080, elements=(cut,))
+    d = planner.next("set the media volume to the max", rows, [])
+    assert d.action.kind is ActionKind.SCROLL
+    dots = Element(4, ElementKind.IMAGE, Box(2280, 70, 2390, 180), icon_label="more_options")
+    menu = Screen(2400, 1080, elements=(cut, dots))
+    d = planner.next("set the media volume to the max", menu, [])
+    assert d.action == Action(ActionKind.TAP, element=4) and "menu" in d.reason
+
+
 def test_toggle_without_a_visible_switch_stops_without_claiming(planner: HeuristicPlanner) -> None:
     rows = Screen(
         1080,

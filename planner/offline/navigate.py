@@ -212,10 +212,13 @@ def navigate(
 
 def _overflow(screen: Screen, tapped: Sequence[str]) -> Decision | None:
     """An overflow menu (the three dots) or a "More ..." row not opened yet: actions
-    and rarer settings hide there."""
+    and rarer settings hide there. A picture that leads a row and carries the row's
+    title as its caption is the row's picture, not a menu, whatever its icon reads as
+    (an app's icon cut in half under the toolbar by a scroll, read as three dots)."""
     for e in screen.elements:
         if (
             norm(e.icon_label or e.label) in OVERFLOW
+            and not (e.icon_label and e.caption)
             and norm(e.label) not in tapped
             and not in_system_bar(e, screen)
         ):
