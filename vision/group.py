@@ -185,15 +185,15 @@ def match_texts(
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
     toggles = any(w.kind in TOGGLE_KINDS for w in widgets)  # the only users of an item
+    items = {id(t): _item_of(t.box, texts) for t in texts} if toggles else {}
     for t in sorted(texts, key=_reading_key):
-        item = _item_of(t.box, texts) if toggles else None
-        hit = _best_widget(t.box, widgets, max_dist, item)
+        hit = _best_widget(t.box, widgets, max_dist, items.get(id(t)))
         if hit is None:
             free.append(t)
         else:
             taken.setdefault(hit[0], []).append((hit[1], t))
     if toggles:
-        free = _far_row_labels(widgets, texts, free, taken, max_dist)
+        free = _far_row_labels(widgets, texts, items, free, taken, max_dist)
     for i, got in list(taken.items()):
         taken[i] = _free_label_rows(widgets[i], got, free)
     out = [
@@ -206,6 +206,7 @@ def match_texts(
 def _far_row_labels(
     widgets: Sequence[Element],
     texts: Sequence[Element],
+    items: dict[int, Box | None],
     free: list[Element],
     taken: dict[int, list[tuple[str, Element]]],
     max_dist: float,
@@ -215,17 +216,14 @@ def _far_row_labels(
     a widget) stands between them: the row of a wide screen (a tablet, a foldable, a
     phone on its side), where the label sits at one edge and the switch at the other.
     A text counts as on the row when it is, or when it and the line under it (a
-    two-line item's title and summary) are; the first in reading order wins (the
-    title). What is left of ``free`` is returned."""
+    two-line item's title and summary: ``items``, by ``id`` of the text, as
+    :func:`_item_of` gives them) are; the first in reading order wins (the title). What
+    is left of ``free`` is returned."""
     boxes = [t.box for t in texts] + [w.box for w in widgets]
     for i, w in enumerate(widgets):
         if w.kind not in TOGGLE_KINDS or i in taken:
             continue
-        row = [
-            t
-            for t in free
-            if same_row(t.box, w.box) or same_row(_item_of(t.box, texts) or t.box, w.box)
-        ]
+        row = [t for t in free if same_row(t.box, w.box) or same_row(items[id(t)] or t.box, w.box)]
         clear = [t for t in row if _clear_between(t.box, w.box, boxes)]
         if not clear:
             continue

@@ -172,16 +172,17 @@ def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list
     return [
         t
         for t in texts
-        if not any(_glyph_read(t, b) or (_symbol(t) and _centred_read(t, b)) for b in boxes)
+        if not any(_glyph_read(t, b) or (is_symbol(t.text) and _centred_read(t, b)) for b in boxes)
         and not any(_centred_read(t, b) for b in buttons)
     ]
 
 
-def _symbol(text: Element) -> bool:
+def is_symbol(text: str) -> bool:
     """One character that is not a letter or a digit ("←", "☆", "●"): centred on a
     picture that leads a row it is the picture read, however little of it it covers
-    (a toolbar's back arrow read at a small scale, on a wide screen)."""
-    t = (text.text or "").strip()
+    (a toolbar's back arrow read at a small scale, on a wide screen); on a seek bar, its
+    knob (:func:`screenpilot.vision.sliders.is_knob_read`)."""
+    t = (text or "").strip()
     return len(t) == 1 and not t.isalnum()
 
 

@@ -327,6 +327,7 @@ def assemble(
     """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids
     (``reader``: the OCR engine, which reads numbers the text detector missed)."""
     h, w = pixels.shape[:2]
+    span = min(w, h)  # sizes from the short side (a phone on its side)
     obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
@@ -373,7 +374,7 @@ def assemble(
             if e.confidence < weak_mod.STRONG_CONF
             and e.kind.value not in ("status_bar", "navigation_bar")
         ]
-        widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], min(w, h))
+        widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], span)
         page = page_of(pixels)  # the rows' backgrounds, for icon blobs and discs
         if "detect" in stages:  # icons the detector missed, as blobs of ink
             # (inside a field too: a search bar's back arrow, a clear or voice button)
@@ -425,7 +426,7 @@ def assemble(
             drawer=drawer,
         )
         widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
-        widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * min(w, h))
+        widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
         text_boxes = [t.box for t in texts]

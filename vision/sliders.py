@@ -18,6 +18,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.image import colour_distance
+from screenpilot.vision.monograms import is_symbol
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 36
@@ -168,8 +169,7 @@ def is_knob_read(text: str, box: Box) -> bool:
     wide (the read may take in a bit of track, or lose half the knob to the ink's cut).
     A round knob drawn small (a wide screen, read at a smaller scale) is found by the
     text detector too."""
-    t = text.strip()
-    return len(t) == 1 and not t.isalnum() and 1 / 3 <= box.width / max(box.height, 1) <= 3
+    return is_symbol(text) and 1 / 3 <= box.width / max(box.height, 1) <= 3
 
 
 def crosses_text(box: Box, texts: Sequence[Box]) -> bool:
