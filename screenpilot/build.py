@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from screenpilot.agent import Agent, RunOptions
+    from screenpilot.executor.device import Device
     from screenpilot.model import Demonstration, Screen, Trajectory
     from screenpilot.pbd.embed import Embedder
     from screenpilot.pbd.store import DemoStore
@@ -120,11 +121,16 @@ def encoder(cfg: Config) -> Embedder:
     return load_embedder(cfg["embed.model"])
 
 
-def describer(cfg: Config) -> IncrementalDescriber:
-    """Screenshot -> ``Screen``, re-reading only what changed between screens (vision.*)."""
+def describer(cfg: Config, device: Device | None = None) -> IncrementalDescriber:
+    """Screenshot -> ``Screen``, re-reading only what changed between screens (vision.*);
+    ``device``: the phone, whose density (read when a screen is first described) sizes a
+    tablet's screen."""
     from screenpilot.vision.incremental import IncrementalDescriber
 
-    return IncrementalDescriber(ocr_threshold=cfg["vision.ocr_threshold"])
+    return IncrementalDescriber(
+        ocr_threshold=cfg["vision.ocr_threshold"],
+        density=device.density if device is not None else None,
+    )
 
 
 def planner(cfg: Config, *, chat: ChatModel | None = None) -> Planner:
@@ -335,8 +341,17 @@ def phone(cfg: Config) -> VirtualPhone:
     """A virtual phone of the configured size, theme and language (phone.*), not served."""
     from screenpilot.simulator.phone import VirtualPhone
 
+    dpi = int(cfg["phone.density"])
+    if dpi and not 60 <= dpi <= 1000:
+        raise ConfigError(
+            f"phone.density {dpi} is not a screen density",
+            hint="dots per inch, 60-1000 (phones 320-560, tablets 213-320), or 0 for the usual",
+        )
     device = VirtualPhone(
-        size=parse_size(cfg["phone.size"]), theme=cfg["phone.theme"], locale=cfg["phone.locale"]
+        size=parse_size(cfg["phone.size"]),
+        theme=cfg["phone.theme"],
+        locale=cfg["phone.locale"],
+        density=dpi or None,
     )
     if not cfg["phone.animations"]:  # set up as the README asks of a real phone
         for key in ANIMATION_SCALES:

@@ -55,6 +55,12 @@ DEFAULTS: dict[str, Option] = {
     "phone.host": Option(str, "127.0.0.1", "address the virtual phone listens on"),
     "phone.port": Option(int, 0, "TCP port of the virtual phone; 0 = a free port"),
     "phone.size": Option(str, "1080x2400", "virtual phone screen size, WIDTHxHEIGHT"),
+    "phone.density": Option(
+        int,
+        0,
+        "virtual phone screen density in dpi (wm density); 0 = the size's usual one "
+        "(420 from 1000 px across, else 320)",
+    ),
     "phone.theme": Option(str, "light", "virtual phone theme", ("light", "dark")),
     "phone.locale": Option(str, "en", "virtual phone language", ("en", "zh")),
     "phone.animations": Option(

@@ -201,11 +201,13 @@ def test_a_folder_s_hidden_folders_are_skipped_and_each_result_shown_as_it_comes
     seen: list[str] = []
     real = batch.describe_file
 
-    def describe_file(path: Path, stages: object, threshold: float) -> object:
+    def describe_file(
+        path: Path, stages: object, threshold: float, density: float | None = None
+    ) -> object:
         seen.append(path.name)
         if path.name == "b.png":
             raise KeyboardInterrupt  # the user stops the batch at the second image
-        return real(path, stages, threshold)  # type: ignore[arg-type]
+        return real(path, stages, threshold, density=density)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "describe_file", describe_file)
     monkeypatch.setenv("SCREENPILOT_CONFIG", str(tmp_path / "no.toml"))

@@ -36,6 +36,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blobs import content_area
+from screenpilot.vision.density import scaled_side, short_side
 from screenpilot.vision.image import colour_distance
 
 #: The screen is searched on a copy about this many pixels wide.
@@ -86,10 +87,10 @@ def find_backdrop_pictures(
     import cv2
 
     h, w = pixels.shape[:2]
-    step = max(1, round(min(h, w) / SMALL_WIDTH))  # sizes from the short side (on its side)
+    step = max(1, round(short_side(w, h) / SMALL_WIDTH))  # sizes from the short side
     small_u8 = np.ascontiguousarray(pixels[::step, ::step, :3], dtype=np.uint8)
     sh, sw = small_u8.shape[:2]
-    span = min(sh, sw)
+    span = scaled_side(sh, sw, w, h)
     # the backdrop is smooth: its median is taken at half that scale, four times faster
     half = np.ascontiguousarray(small_u8[::2, ::2])
     window = max(3, round(WINDOW * min(half.shape[:2])) | 1)

@@ -16,12 +16,15 @@ if TYPE_CHECKING:
 Result = tuple[Path, "Description | ScreenpilotError"]
 
 
-def describe_file(path: Path, stages: Sequence[str], threshold: float) -> Description:
-    """``analyse`` on one file; any failure leaves as a ``ScreenpilotError``."""
+def describe_file(
+    path: Path, stages: Sequence[str], threshold: float, *, density: float | None = None
+) -> Description:
+    """``analyse`` on one file (``density``: the phone's dpi, see ``vision.density``); any
+    failure leaves as a ``ScreenpilotError``."""
     from screenpilot.vision import pipeline
 
     try:
-        return pipeline.analyse(path, stages=stages, ocr_threshold=threshold)
+        return pipeline.analyse(path, stages=stages, ocr_threshold=threshold, density=density)
     except ScreenpilotError:
         raise
     except MemoryError:
@@ -41,6 +44,7 @@ def describe_files(
     threshold: float,
     *,
     done: Callable[[Result], None] | None = None,
+    density: float | None = None,
 ) -> list[Result]:
     """Describe each file, in order; ``done(result)`` after each (so a caller can show it
     at once). With several files an error is kept as that file's result; a single
@@ -48,7 +52,7 @@ def describe_files(
     results: list[Result] = []
     for f in files:
         try:
-            result: Result = (f, describe_file(f, stages, threshold))
+            result: Result = (f, describe_file(f, stages, threshold, density=density))
         except ScreenpilotError as exc:
             if len(files) < 2:
                 raise

@@ -27,6 +27,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.density import scaled_side
 from screenpilot.vision.image import colour_distance
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
@@ -98,7 +99,7 @@ def find_icons(
     import cv2
 
     img, _, mask, step = off_background(pixels, CONTRAST, page)
-    w = min(img.shape[:2])  # sizes from the short side (a phone on its side)
+    w = scaled_side(img.shape[0], img.shape[1], pixels.shape[1], pixels.shape[0])  # the short side
     grow = max(1, round(w * 0.006))
     raw = mask
     mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.density import short_side
 
 #: A check box's side as a share of the screen's width (18-24 dp on 320-480 dp).
 MIN_SIDE, MAX_SIDE = 0.026, 0.075
@@ -124,7 +125,7 @@ def _squares(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Bounding boxes of near-square closed contours of the right size."""
     import cv2
 
-    w = min(gray.shape[:2])  # sizes from the short side (a phone on its side)
+    w = short_side(gray.shape[1], gray.shape[0])  # sizes from the short side
     edges = cv2.Canny(gray, 40, 120)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w

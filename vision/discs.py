@@ -26,6 +26,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blobs import Page, off_background
+from screenpilot.vision.density import scaled_side, short_side
 from screenpilot.vision.image import colour_distance
 
 #: A button's side as a share of the screen's width (32-64 dp on 411 dp).
@@ -160,7 +161,7 @@ def find_discs(
 
     height = pixels.shape[0]
     img, background, mask, step = off_background(pixels, OFF_BACKGROUND, page)
-    w = min(img.shape[:2])  # sizes from the short side (a phone on its side)
+    w = scaled_side(img.shape[0], img.shape[1], pixels.shape[1], height)  # from the short side
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Box] = []
@@ -223,11 +224,11 @@ def find_round_buttons(pixels: np.ndarray, texts: Sequence[Box]) -> list[Box]:
 
     height, width = pixels.shape[:2]
     # averaged down (a stride's jagged rims get no votes), the short side to CIRCLES_WIDTH
-    step = min(width, height) / CIRCLES_WIDTH
+    step = short_side(width, height) / CIRCLES_WIDTH
     size = (max(1, round(width / step)), max(1, round(height / step)))
     img = cv2.resize(np.ascontiguousarray(pixels), size, interpolation=cv2.INTER_AREA)
     grey = cv2.medianBlur(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 3)
-    w = min(grey.shape[:2])  # sizes from the short side (a phone on its side)
+    w = CIRCLES_WIDTH  # sizes from the short side (a phone on its side)
     found = cv2.HoughCircles(
         grey,
         cv2.HOUGH_GRADIENT,

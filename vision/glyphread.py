@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.density import short_side
 from screenpilot.vision.image import RGB
 from screenpilot.vision.ocr import TextLine
 
@@ -64,7 +65,7 @@ def read_glyphs(
 ) -> tuple[list[Element], list[Element]]:
     """(texts read, the blobs left) of ``blobs`` (see the module docstring)."""
     h, w = pixels.shape[:2]
-    todo = [e for e in blobs if _candidate(e, min(h, w))] if reader is not None else []
+    todo = [e for e in blobs if _candidate(e, short_side(w, h))] if reader is not None else []
     if not todo or reader is None:
         return [], list(blobs)
     grown = []

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.density import short_side
 
 #: The letters OCR reads a magnifier as.
 GLYPHS = frozenset({"Q", "q", "O"})
@@ -66,7 +67,7 @@ def is_search_glyph(
 ) -> bool:
     """Whether the text ``text`` is a magnifier read as a letter (module docstring)."""
     b = text.box
-    if text.text.strip() not in GLYPHS or not _icon_sized(b, min(width, height)):
+    if text.text.strip() not in GLYPHS or not _icon_sized(b, short_side(width, height)):
         return False
     in_top_bar = STATUS_BAR * height <= b.center[1] <= TOP_BAR * height
     return in_top_bar or _left_of_field(b, texts, widgets)

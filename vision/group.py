@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB
 
 log = logging.getLogger("screenpilot.vision")
@@ -413,7 +414,7 @@ def _is_tab_row(row: list[Element], width: int, height: int) -> bool:
     if not 2 <= len(row) <= 6:
         return False
     y = row[0].box.center[1]
-    if 0.3 * height < y < 0.83 * height or y < 26 * min(width, height) / 411:  # status bar
+    if 0.3 * height < y < 0.83 * height or y < 26 * dp_size(width, height):  # status bar
         return False
     xs = np.array([e.box.center[0] for e in row], dtype=np.float64)
     if len(row) == 2:  # two tabs: each label centred on its half (a toolbar's title

@@ -16,6 +16,7 @@ recognition cache, ``ocr.RecognitionCache``).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from screenpilot.model import Box, Screen
+from screenpilot.vision.density import DensitySource, density_scope, in_context, short_side
 from screenpilot.vision.glyphread import box_reader
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend
@@ -121,6 +123,7 @@ class IncrementalDescriber:
         ocr: OcrBackend | None = None,
         diff_threshold: int = 16,
         max_changed: float = 0.5,
+        density: DensitySource = None,
     ) -> None:
         self.stages = _resolve_stages(stages)
         self.detector, self.icons, self.ocr = detector, icons, ocr
@@ -129,6 +132,9 @@ class IncrementalDescriber:
         self._prev: RGB | None = None
         self._obs: Observations | None = None
         self.last_bands: list[tuple[int, int]] = []
+        #: The phone's density (dpi, or a function that reads it): a tablet's screen is
+        #: sized by it (``vision.density``).
+        self.density = density
 
     def reset(self) -> None:
         """Forget the previous screen (the next describe is a full one)."""
@@ -139,6 +145,10 @@ class IncrementalDescriber:
 
     def analyse(self, image: ImageInput) -> Description:
         """Like ``pipeline.analyse``, reusing what did not change since the last call."""
+        with density_scope(self.density):
+            return self._analyse(image)
+
+    def _analyse(self, image: ImageInput) -> Description:
         start = time.perf_counter()
         pixels = load_image(image)
         reports: dict[str, StageReport] = {}
@@ -176,12 +186,16 @@ class IncrementalDescriber:
             # screens: widgets in a thin band are missed); OCR reads the bands only.
             detected = (
                 pool.submit(
-                    observe,
-                    pixels,
-                    ("detect",),
-                    detector=self.detector,
-                    ocr=self.ocr,
-                    reports=reports,
+                    in_context(
+                        functools.partial(
+                            observe,
+                            pixels,
+                            ("detect",),
+                            detector=self.detector,
+                            ocr=self.ocr,
+                            reports=reports,
+                        )
+                    )
                 )
                 if "detect" in self.stages
                 else None
@@ -194,7 +208,7 @@ class IncrementalDescriber:
                     detector=self.detector,
                     ocr=self.ocr,
                     reports=reports,
-                    span=min(pixels.shape[:2]),  # scaled as the whole screen is
+                    span=short_side(pixels.shape[1], h),  # scaled as the whole screen is
                 )
                 lines += [
                     t.shifted(0, lo) for t in part.lines if top <= t.box.center[1] + lo < bottom

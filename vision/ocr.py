@@ -66,6 +66,7 @@ import numpy.typing as npt
 
 from screenpilot.errors import VisionError
 from screenpilot.model import Box
+from screenpilot.vision.density import short_side
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.squeeze import squeeze_rows
 
@@ -157,7 +158,7 @@ def read_tiled(engine: OcrBackend, image: RGB, *, span: int | None = None) -> li
     """``engine.read`` on ``image``, in overlapping tiles when it is much taller than wide
     (``span``: as :meth:`OcrBackend.read` takes it; default ``image``'s short side)."""
     h, w = image.shape[:2]
-    span = span or min(h, w)
+    span = span or short_side(w, h)
     if h <= TILE_ASPECT * w * 1.2:
         return engine.read(image, span=span)
     tile = max(int(TILE_ASPECT * w), MIN_TILE)
@@ -596,7 +597,7 @@ class RapidOcrBackend:
         h, w = image.shape[:2]
         if image.ndim != 3 or not h or not w:
             return []
-        span = span or min(h, w)
+        span = span or short_side(w, h)
         from rapidocr.ch_ppocr_rec.typings import TextRecInput
         from rapidocr.utils.process_img import get_rotate_crop_image
 
@@ -639,7 +640,7 @@ class RapidOcrBackend:
             return [TextLine("", b, 0.0) for b in boxes]
         from rapidocr.ch_ppocr_rec.typings import TextRecInput
 
-        scale = _scale_for(min(h, w), self.max_width)
+        scale = _scale_for(short_side(w, h), self.max_width)
         source = self._bgr(image, scale)  # read() scaled this screen already
         sh, sw = source.shape[:2]
         crops = []
@@ -707,7 +708,7 @@ class PaddleOcrBackend:
         h, w = image.shape[:2]
         if image.ndim != 3 or not h or not w:
             return []
-        scale = _scale_for(span or min(h, w), self.max_width)
+        scale = _scale_for(span or short_side(w, h), self.max_width)
         small = np.ascontiguousarray(_resize(image, scale)[:, :, ::-1])
         try:
             results = self.engine().predict(small)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.density import short_side
 
 #: Pictures looked in: each side at least this share of the screen's width.
 MIN_PICTURE = 0.15
@@ -66,7 +67,7 @@ def find_overlays(
     (H x W x 3 RGB). Glyphs that a word of ``texts`` touches are left to OCR; a
     read of :data:`MAX_MISREAD` characters or fewer is OCR taking the glyph for a
     letter (⤢ read as "K"), which :func:`drop_misreads` removes."""
-    w = min(pixels.shape[:2])  # sizes from the short side (a phone on its side)
+    w = short_side(pixels.shape[1], pixels.shape[0])  # sizes from the short side
     large = [p for p in pictures if min(p.width, p.height) >= MIN_PICTURE * w]
     if len(large) < MIN_PICTURES:
         return []

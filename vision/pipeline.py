@@ -43,6 +43,7 @@ from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dot
 from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.checkboxes import with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
+from screenpilot.vision.density import density_scope, in_context, short_side
 from screenpilot.vision.detect import Detector as OnnxDetector
 from screenpilot.vision.discs import (
     add_discs,
@@ -244,10 +245,17 @@ def describe(
     icons: IconLabeller | None = None,
     ocr_threshold: float = DEFAULT_THRESHOLD,
     ocr: OcrBackend | None = None,
+    density: float | None = None,
 ) -> Screen:
     """What is on ``image``, as a ``Screen`` (see :func:`analyse`)."""
     return analyse(
-        image, stages=stages, detector=detector, icons=icons, ocr_threshold=ocr_threshold, ocr=ocr
+        image,
+        stages=stages,
+        detector=detector,
+        icons=icons,
+        ocr_threshold=ocr_threshold,
+        ocr=ocr,
+        density=density,
     ).screen
 
 
@@ -259,23 +267,26 @@ def analyse(
     icons: IconLabeller | None = None,
     ocr_threshold: float = DEFAULT_THRESHOLD,
     ocr: OcrBackend | None = None,
+    density: float | None = None,
 ) -> Description:
-    """Describe ``image`` and report each stage; ``None`` models mean the shipped ones."""
+    """Describe ``image`` and report each stage; ``None`` models mean the shipped ones
+    (``density``: the phone's dpi, which sizes a tablet's screen; ``vision.density``)."""
     start = time.perf_counter()
     chosen = _resolve_stages(stages)
     pixels = load_image(image)
     reports: dict[str, StageReport] = {}
-    obs = observe(pixels, chosen, detector=detector, ocr=ocr, reports=reports)
-    lines = tuple(line for line in obs.lines if line.score >= ocr_threshold)
-    reader = box_reader(ocr or get_backend()) if "ocr" in chosen else None
-    screen = assemble(
-        pixels,
-        Observations(lines, obs.widgets),
-        chosen,
-        icons=icons,
-        reports=reports,
-        reader=reader,
-    )
+    with density_scope(density):
+        obs = observe(pixels, chosen, detector=detector, ocr=ocr, reports=reports)
+        lines = tuple(line for line in obs.lines if line.score >= ocr_threshold)
+        reader = box_reader(ocr or get_backend()) if "ocr" in chosen else None
+        screen = assemble(
+            pixels,
+            Observations(lines, obs.widgets),
+            chosen,
+            icons=icons,
+            reports=reports,
+            reader=reader,
+        )
     if isinstance(image, str | os.PathLike):
         screen = dataclasses.replace(screen, image_path=str(image))
     ordered = tuple(reports.get(s, StageReport(s, "skipped")) for s in (*STAGES, "group"))
@@ -300,7 +311,7 @@ def observe(
     with ThreadPoolExecutor(max_workers=1) as pool:
         future: Future[tuple[list[Element], float]] | None = None
         if "detect" in stages and det is not None:
-            future = pool.submit(_timed, functools.partial(run_detector, det, pixels))
+            future = pool.submit(_timed, in_context(functools.partial(run_detector, det, pixels)))
         elif "detect" in stages:
             reports["detect"] = StageReport("detect", "unavailable", note=note)
         lines: list[TextLine] = []
@@ -327,11 +338,11 @@ def assemble(
     """Group observations into a ``Screen``: match texts, label icons, divide blocks, ids
     (``reader``: the OCR engine, which reads numbers the text detector missed)."""
     h, w = pixels.shape[:2]
-    span = min(w, h)  # sizes from the short side (a phone on its side)
+    span = short_side(w, h)  # sizes from the short side (a phone on its side)
     obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
-            pool.submit(_timed, functools.partial(blocks_mod.divide, pixels))
+            pool.submit(_timed, in_context(functools.partial(blocks_mod.divide, pixels)))
             if "blocks" in stages
             else None
         )

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.density import scaled_side
 from screenpilot.vision.image import colour_distance
 from screenpilot.vision.monograms import is_symbol
 
@@ -274,7 +275,7 @@ def _all_sliders(pixels: np.ndarray) -> list[Element]:
     )
     mask = colour_distance(img, background[:, None, :]) > CONTRAST
     rows = _track_rows(mask, int(w * MIN_TRACK))
-    span = min(img.shape[:2])  # sizes from the short side (a phone on its side)
+    span = scaled_side(img.shape[0], img.shape[1], pixels.shape[1], pixels.shape[0])
     found: list[Element] = []
     for band in _bands(rows, max_thick=max(2, span // 60)):
         knob = _knob(mask, band, span)

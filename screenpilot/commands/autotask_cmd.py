@@ -119,7 +119,7 @@ def execute_explore(
     )
     agent = AutoTaskAgent(
         device,
-        build.describer(cfg),
+        build.describer(cfg, device),
         planner,
         checker=checker,
         knowledge=knowledge,

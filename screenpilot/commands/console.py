@@ -48,9 +48,10 @@ def parts(cfg: Config, serial: str, *, allow: list[str], demos: bool | None) -> 
         hints = PlanHints(demonstrations=build.demonstrations(cfg, task, demos, say=say, warn=note))
         return build.run_options(cfg, folder, allow=allow, hints=hints)
 
+    device = AdbDevice.connect(serial, capture=cfg["device.capture"])
     return Parts(
-        device=AdbDevice.connect(serial, capture=cfg["device.capture"]),
-        describer=build.describer(cfg),
+        device=device,
+        describer=build.describer(cfg, device),
         safety=build.safety(cfg),
         planner=planner,
         options=options,

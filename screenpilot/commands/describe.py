@@ -101,6 +101,16 @@ def describe(
     threshold: float | None = typer.Option(
         None, "--threshold", help="OCR recognition threshold (vision.ocr_threshold)."
     ),
+    density: int | None = typer.Option(
+        None,
+        "--density",
+        metavar="DPI",
+        min=60,
+        max=1000,
+        help="The phone's screen density (`adb shell wm density`). A tablet's screenshot "
+        "(over 520 dp across at that density) is then read at a phone's scale; a phone's "
+        "is read the same either way. Commands that drive a phone read it themselves.",
+    ),
 ) -> None:
     """Describe screenshots from their pixels: the text the planner reads."""
     if targets and overlay is None:  # before any work: the flag alone would draw nothing
@@ -117,7 +127,7 @@ def describe(
             result, as_json=as_json, overlay=overlay, many=many, targets=targets, noticed=noticed
         )
 
-    results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]), show)
+    results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]), show, density)
     failed = [(p, r) for p, r in results if isinstance(r, ScreenpilotError)]
     if failed and not many:
         raise failed[0][1]
@@ -130,7 +140,11 @@ def describe(
 
 
 def _run(
-    files: list[Path], stages: list[str], threshold: float, show: Callable[[Result], None]
+    files: list[Path],
+    stages: list[str],
+    threshold: float,
+    show: Callable[[Result], None],
+    density: int | None = None,
 ) -> list[Result]:
     """Describe each file (a progress bar when there are several), ``show`` each result
     as it comes; errors kept per file."""
@@ -145,7 +159,7 @@ def _run(
             show(result)
             bar.advance(task)
 
-        return describe_files(files, stages, threshold, done=done)
+        return describe_files(files, stages, threshold, done=done, density=density)
 
 
 def _print(

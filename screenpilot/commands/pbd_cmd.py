@@ -103,7 +103,7 @@ def _record(cfg: Config, task: str, serial: str, folder: Path) -> Recording:
     from screenpilot.pbd.recorder import Recorder
 
     phone = AdbDevice.connect(serial)
-    describer = build.describer(cfg)
+    describer = build.describer(cfg, phone)
 
     def show(n: int, words: str) -> None:
         console.print(f"[bold]{n:>2}.[/bold] {words}", highlight=False)

@@ -197,7 +197,7 @@ class _Exploration:
         device = AdbDevice.connect(serial)
         with loading_model():
             planner = build.planner(cfg)
-        describer, safety = build.describer(cfg), build.safety(cfg)
+        describer, safety = build.describer(cfg, device), build.safety(cfg)
         allow = build.allowed(self.allow)
 
         def make_agent(folder: Path) -> Agent:

@@ -56,7 +56,7 @@ def execute(
     device = AdbDevice.connect(serial, capture=cfg["device.capture"])
     with loading_model():
         planner = build.planner(cfg)
-    describer = build.describer(cfg)
+    describer = build.describer(cfg, device)
 
     def show(event: StepEvent) -> None:
         step = event.step

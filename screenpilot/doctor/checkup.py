@@ -48,7 +48,7 @@ def phone_checks(cfg: Config, serial: str, progress: Progress = quiet) -> list[C
         phone.check_screenshot(device),
     ]
     progress("ADB Keyboard: installed, enabled, selectable")
-    describer = build.describer(cfg)
+    describer = build.describer(cfg, device)
     out.append(
         _guarded(
             keyboard.KEYBOARD,
