@@ -225,7 +225,7 @@ def describer_for(kind: str, phone: VirtualPhone) -> Describer:
     """``--describer``: the simulator's truth, or vision as ``screenpilot run`` builds it."""
     if kind == "truth":
         return TruthDescriber(phone)
-    return build.describer(bench_config())
+    return build.describer(bench_config(), phone)
 
 
 def load_wordings(name: str) -> dict[str, list[str]]:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from screenpilot.agent import Agent, RunOptions
-    from screenpilot.executor.device import Device
     from screenpilot.model import Demonstration, Screen, Trajectory
     from screenpilot.pbd.embed import Embedder
     from screenpilot.pbd.store import DemoStore
@@ -51,6 +50,13 @@ ANIMATION_SCALES = (
 CATEGORIES: tuple[str, ...] = tuple(
     c.value for c in SensitiveCategory if c is not SensitiveCategory.NONE
 )
+
+
+class Dense(Protocol):
+    """A phone that tells its screen density (a real one, the virtual one)."""
+
+    def density(self) -> int: ...
+
 
 #: Said while something slow happens (``say``) or goes wrong but the run goes on (``warn``).
 Say = Callable[[str], None]
@@ -121,7 +127,7 @@ def encoder(cfg: Config) -> Embedder:
     return load_embedder(cfg["embed.model"])
 
 
-def describer(cfg: Config, device: Device | None = None) -> IncrementalDescriber:
+def describer(cfg: Config, device: Dense | None = None) -> IncrementalDescriber:
     """Screenshot -> ``Screen``, re-reading only what changed between screens (vision.*);
     ``device``: the phone, whose density (read when a screen is first described) sizes a
     tablet's screen."""

@@ -139,7 +139,7 @@ def test_the_describer_asks_the_phone_for_its_density() -> None:
             Tablet.asked += 1
             return 320
 
-    describer = build.describer(load_config(), Tablet())  # type: ignore[arg-type]
+    describer = build.describer(load_config(), Tablet())
     pixels, _ = _render(TABLET, 320, "settings", "sound")
     screen = describer.describe(pixels)
     assert Tablet.asked == 1
