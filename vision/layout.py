@@ -13,19 +13,31 @@ from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
+from screenpilot.vision.toolbar import row_toolbar
 
 
 def merge_bars(
     regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
 ) -> list[blocks_mod.Region]:
-    """The detector's bars, and the divided regions of kinds the detector did not find."""
+    """The detector's bars, and the divided regions of kinds the detector did not find (a
+    toolbar under a guessed 24-dp status bar starts where the detected one ends)."""
     kinds = {r.kind for r in detected}
-    return detected + [r for r in regions if r.kind not in kinds]
+    tops = [r.box.y2 for r in detected if r.kind is BlockKind.STATUS_BAR]
+    kept = []
+    for r in regions:
+        if r.kind in kinds:
+            continue
+        if tops and r.kind is BlockKind.TOOLBAR and r.box.y1 < max(tops) < r.box.y2:
+            r = dataclasses.replace(r, box=Box(r.box.x1, max(tops), r.box.x2, r.box.y2))
+        kept.append(r)
+    return detected + kept
 
 
 def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
+    toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
+    regions = [*regions, toolbar] if toolbar is not None else regions
     regions = _keyboard_region(pixels, elements, regions)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
     blocks = [
