@@ -50,3 +50,21 @@ def test_a_wide_lists_check_boxes_take_their_cities(size: tuple[int, int]) -> No
     expected = sorted(e.caption for e in truth.elements if e.kind is ElementKind.CHECK_BOX)
     assert len(boxes) == len(expected) >= 4
     assert sorted(e.caption for e in boxes) == expected
+
+
+def test_a_phone_on_its_side_keeps_its_tab_bar_and_toolbar() -> None:
+    """The tab row sits lower against the short height of a screen held sideways (not a
+    share of the height but the dp of a phone in portrait), and the toolbar, in the
+    page's own colour, is found from its row under the status bar."""
+    from screenpilot.model import BlockKind
+
+    screen, truth = _describe((2400, 1080), "clock", "clock")
+    tabs = [b for b in screen.blocks if b.kind is BlockKind.TAB_BAR]
+    assert len(tabs) == 1 and tabs[0].active_element is not None
+    active = next(e for e in screen.elements if e.id == tabs[0].active_element)
+    selected = [e.text for e in truth.elements if e.selected]
+    assert active.text in selected
+    screen, _ = _describe((2400, 1080), "settings", "sound")
+    assert [b.caption for b in screen.blocks if b.kind is BlockKind.TOOLBAR] == [
+        "Sound & vibration"
+    ]

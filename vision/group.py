@@ -410,11 +410,20 @@ def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Ele
     return [r for r in rows if _is_tab_row(r, width, height)]
 
 
+#: Tabs at the bottom are centred below this share of the height (a phone in portrait),
+#: or within this many dp of the bottom edge on a screen held sideways.
+BOTTOM_TABS, BOTTOM_TABS_DP = 0.83, 155.0
+
+
 def _is_tab_row(row: list[Element], width: int, height: int) -> bool:
     if not 2 <= len(row) <= 6:
         return False
     y = row[0].box.center[1]
-    if 0.3 * height < y < 0.83 * height or y < 26 * dp_size(width, height):  # status bar
+    dp = dp_size(width, height)
+    # tabs sit at the top or the bottom; on a screen held sideways the bottom's band is
+    # as deep as on a tall phone in portrait (155 dp), not a share of the short height
+    low = BOTTOM_TABS * height if height >= width else height - BOTTOM_TABS_DP * dp
+    if 0.3 * height < y < low or y < 26 * dp:  # or in the status bar
         return False
     xs = np.array([e.box.center[0] for e in row], dtype=np.float64)
     if len(row) == 2:  # two tabs: each label centred on its half (a toolbar's title
