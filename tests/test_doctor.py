@@ -178,7 +178,8 @@ def test_default_phone_all_checks_pass_and_the_phone_is_left_as_found(
     assert all(line.startswith("✓ ") for line in found.values()), result.stdout
     assert "ready: `screenpilot run` can start" in result.stdout
     assert "typed '中文 ok'" in found["ADB Keyboard"] and "read it back" in found["ADB Keyboard"]
-    assert "1080x2400, 420 dpi, rotation 0" in found["screen"]
+    assert "1080x2400, 420 dpi, 411 dp across, rotation 0" in found["screen"]
+    assert "tablet" not in found["screen"]
     from screenpilot.doctor.models import models_md, parse_scores
 
     icon_scores = parse_scores(models_md(), "icons.onnx")  # the figures MODELS.md gives
@@ -262,6 +263,18 @@ def test_a_dark_screen_is_reported_off_not_secure(tmp_path: Path) -> None:
     assert shot.status == "warn", shot
     assert "the screen is off" in shot.detail and "forbids" not in shot.detail
     assert "power button" in shot.fix
+
+
+def test_a_tablet_is_named_with_its_width_in_dp() -> None:
+    from screenpilot.doctor.phone import check_screen
+    from screenpilot.executor.adb import AdbDevice
+
+    with serve_phone(VirtualPhone(size=(1600, 2560), density=320)) as serial:
+        screen = check_screen(AdbDevice(serial))
+    assert screen.status == "ok", screen
+    assert "1600x2560, 320 dpi, 800 dp across (a tablet: described at a phone's scale)" in (
+        screen.detail
+    )
 
 
 def test_unauthorized_phone_says_to_accept_the_prompt(tmp_path: Path) -> None:
