@@ -34,6 +34,9 @@ def phone(
     ctx: typer.Context,
     port: int | None = typer.Option(None, help="TCP port (default: phone.port, 0 = free)."),
     size: str | None = typer.Option(None, help="Screen size WIDTHxHEIGHT (default 1080x2400)."),
+    density: int | None = typer.Option(
+        None, metavar="DPI", help="Screen density (default: the size's usual; 320 a tablet)."
+    ),
     theme: str | None = typer.Option(None, help="light or dark."),
     locale: str | None = typer.Option(None, help="en or zh."),
     connect: bool = typer.Option(True, help="Run `adb connect` once it listens."),
@@ -45,13 +48,20 @@ def phone(
 
     cfg = config_from(
         ctx,
-        **{"phone.port": port, "phone.size": size, "phone.theme": theme, "phone.locale": locale},
+        **{
+            "phone.port": port,
+            "phone.size": size,
+            "phone.density": density,
+            "phone.theme": theme,
+            "phone.locale": locale,
+        },
     )
     device = build.phone(cfg)
     daemon = AdbDaemon(device, host=cfg["phone.host"], port=cfg["phone.port"]).start()
     console.print(
         f"virtual phone listening: serial [bold]{daemon.serial}[/bold] "
-        f"({cfg['phone.size']}, {cfg['phone.theme']}, {cfg['phone.locale']})"
+        f"({cfg['phone.size']}, {device.density()} dpi, {cfg['phone.theme']}, "
+        f"{cfg['phone.locale']})"
     )
     if connect:
         console.print(f"adb: {connect_adb(daemon.serial)}", highlight=False)
@@ -83,11 +93,22 @@ def render(
     out: Path = typer.Option(..., "--out", help="PNG to write."),
     truth: Path | None = typer.Option(None, "--truth", help="Also write the ground truth JSON."),
     size: str | None = typer.Option(None, help="Screen size WIDTHxHEIGHT."),
+    density: int | None = typer.Option(
+        None, metavar="DPI", help="Screen density (default: the size's usual; 320 a tablet)."
+    ),
     theme: str | None = typer.Option(None, help="light or dark."),
     locale: str | None = typer.Option(None, help="en or zh."),
 ) -> None:
     """Render one screen of the virtual phone with its ground truth (no server)."""
-    cfg = config_from(ctx, **{"phone.size": size, "phone.theme": theme, "phone.locale": locale})
+    cfg = config_from(
+        ctx,
+        **{
+            "phone.size": size,
+            "phone.density": density,
+            "phone.theme": theme,
+            "phone.locale": locale,
+        },
+    )
     device = build.phone(cfg)
     app_name, _, page = target.partition("/")
     if app_name not in ("home", "launcher"):
