@@ -146,3 +146,21 @@ def test_the_describer_asks_the_phone_for_its_density() -> None:
     assert [e.caption for e in screen.elements if e.kind is ElementKind.CHECK_BOX] == [
         "Vibrate for calls"
     ]
+
+
+def test_the_virtual_phone_is_rendered_as_a_tablet_on_the_command_line(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from screenpilot.cli import app
+
+    out = tmp_path / "tablet.png"
+    args = ["phone", "render", "settings/sound", "--size", "1600x2560", "--out", str(out)]
+    done = CliRunner().invoke(app, [*args, "--density", "320"])
+    assert done.exit_code == 0, done.output
+    with Image.open(out) as im:
+        assert im.size == (1600, 2560)
+    pixels, _ = _render(TABLET, 320, "settings", "sound")
+    assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), pixels)
+    refused = CliRunner().invoke(app, [*args, "--density", "5"])
+    assert refused.exit_code != 0 and isinstance(refused.exception, ConfigError)
+    assert "phone.density" in str(refused.exception)
