@@ -228,7 +228,7 @@ def find_round_buttons(pixels: np.ndarray, texts: Sequence[Box]) -> list[Box]:
     size = (max(1, round(width / step)), max(1, round(height / step)))
     img = cv2.resize(np.ascontiguousarray(pixels), size, interpolation=cv2.INTER_AREA)
     grey = cv2.medianBlur(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), 3)
-    w = CIRCLES_WIDTH  # sizes from the short side (a phone on its side)
+    w = CIRCLES_WIDTH  # the copy's span: its short side (a tablet's: a phone's 411 dp)
     found = cv2.HoughCircles(
         grey,
         cv2.HOUGH_GRADIENT,
