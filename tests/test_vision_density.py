@@ -164,3 +164,12 @@ def test_the_virtual_phone_is_rendered_as_a_tablet_on_the_command_line(tmp_path:
     refused = CliRunner().invoke(app, [*args, "--density", "5"])
     assert refused.exit_code != 0 and isinstance(refused.exception, ConfigError)
     assert "phone.density" in str(refused.exception)
+
+
+def test_a_low_density_tablets_small_check_box_is_found() -> None:
+    """At 240 dpi an 18-dp check box is 27 px: its ring's band is 2 px, and the contour's
+    box takes a pixel of the page round it; the band one pixel in is judged too."""
+    pixels, _ = _render((1200, 1920), 240, "settings", "sound")
+    screen = describe(pixels, density=240)
+    boxes = [e for e in screen.elements if e.kind is ElementKind.CHECK_BOX]
+    assert [(e.caption, e.checked) for e in boxes] == [("Vibrate for calls", True)]

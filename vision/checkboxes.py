@@ -32,6 +32,9 @@ from screenpilot.vision.density import short_side
 
 #: A check box's side as a share of the screen's width (18-24 dp on 320-480 dp).
 MIN_SIDE, MAX_SIDE = 0.026, 0.075
+#: A ring band this thin (px: a box under 36 px, 18 dp at 320 dpi or less) is also
+#: judged one pixel further in.
+THIN_BAND = 2
 #: Grey-level contrast between the ring and the surround.
 CONTRAST = 40.0
 #: The surround and an unchecked inside are plain: grey std under this.
@@ -79,6 +82,10 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     if _faint_outline(outside, ring, inside, surround, edge):
         return False
     even = float((np.abs(ring - edge) < CONTRAST).mean())
+    if band <= THIN_BAND:  # a small box (a low-density screen): the contour's box may take
+        # a pixel of the page round the ring, half the band: the band inside it counts too
+        inset = _ring(crop, x1 + 1, y1 + 1, x2 - 1, y2 - 1, band)
+        even = max(even, float((np.abs(inset - edge) < CONTRAST).mean()))
     if abs(edge - surround) < CONTRAST or even < 0.7:
         return None
     if not _plain(outside):
