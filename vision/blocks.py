@@ -30,17 +30,16 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import BlockKind, Box
-from screenpilot.vision.density import short_side
+from screenpilot.vision.density import PHONE_DP, short_side
 from screenpilot.vision.image import RGB
 
 WORK_WIDTH = 360
-PHONE_DP_WIDTH = 411.0
 
 
 def dp_size(width: int, height: int) -> float:
     """Pixels in a dp, estimated from the screen's short side (a phone is ~411 dp
     across: its width in portrait, its height on its side)."""
-    return short_side(width, height) / PHONE_DP_WIDTH
+    return short_side(width, height) / PHONE_DP
 
 
 Orientation = Literal["h", "v"]

@@ -73,17 +73,23 @@ def current_density() -> float | None:
     return _DENSITY.get()
 
 
+def dp_across(width: int, height: int, dpi: float) -> float:
+    """The screen's short side in dp at ``dpi``."""
+    return min(width, height) / (dpi / BASELINE_DPI)
+
+
+def is_tablet(width: int, height: int, dpi: float) -> bool:
+    """Whether the screen is wider than ``TABLET_DP`` at ``dpi`` (sized as a phone's)."""
+    return dp_across(width, height, dpi) > TABLET_DP
+
+
 def short_side(width: int, height: int) -> int:
     """The span describe sizes things by: the short side in pixels, or on a tablet of
     known density the pixels of a phone's ``PHONE_DP``."""
-    side = min(width, height)
     dpi = _DENSITY.get()
-    if dpi is None:
-        return side
-    per_dp = dpi / BASELINE_DPI
-    if side / per_dp <= TABLET_DP:
-        return side
-    return max(1, round(PHONE_DP * per_dp))
+    if dpi is None or not is_tablet(width, height, dpi):
+        return min(width, height)
+    return max(1, round(PHONE_DP * (dpi / BASELINE_DPI)))
 
 
 def in_context(fn: Callable[[], T]) -> Callable[[], T]:

@@ -22,13 +22,13 @@ def merge_bars(
     """The detector's bars, and the divided regions of kinds the detector did not find (a
     toolbar under a guessed 24-dp status bar starts where the detected one ends)."""
     kinds = {r.kind for r in detected}
-    tops = [r.box.y2 for r in detected if r.kind is BlockKind.STATUS_BAR]
+    top = max((r.box.y2 for r in detected if r.kind is BlockKind.STATUS_BAR), default=None)
     kept = []
     for r in regions:
         if r.kind in kinds:
             continue
-        if tops and r.kind is BlockKind.TOOLBAR and r.box.y1 < max(tops) < r.box.y2:
-            r = dataclasses.replace(r, box=Box(r.box.x1, max(tops), r.box.x2, r.box.y2))
+        if top is not None and r.kind is BlockKind.TOOLBAR and r.box.y1 < top < r.box.y2:
+            r = dataclasses.replace(r, box=Box(r.box.x1, top, r.box.x2, r.box.y2))
         kept.append(r)
     return detected + kept
 

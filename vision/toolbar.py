@@ -4,8 +4,8 @@
 full-width line 44-80 dp under the status bar. A Material 3 toolbar has neither: it is
 the page's colour, and the page starts under it. Such a toolbar is still a row of its
 own right under the status bar: a back or menu icon, the page's title, action icons,
-all centred on one line 16-40 dp below the status bar, nothing else beside them. The
-toolbar then reaches as far below that line as the line is below the status bar (56-64
+all centred on one line 20-40 dp below the status bar, nothing else beside them. The
+toolbar then reaches as far below that line as the line is below the status bar (40-80
 dp in all), provided nothing on the screen straddles that edge.
 
 Only on a screen with a status bar and no toolbar or tab bar found under it; a row

@@ -17,7 +17,7 @@ from screenpilot.build import ANIMATION_SCALES
 from screenpilot.doctor.report import Check, fail, ok, warn
 from screenpilot.errors import DeviceError
 from screenpilot.executor.screencap import SAMPLES
-from screenpilot.vision.density import BASELINE_DPI, TABLET_DP
+from screenpilot.vision.density import dp_across, is_tablet
 
 if TYPE_CHECKING:
     from screenpilot.executor.adb import AdbDevice
@@ -54,8 +54,9 @@ def check_screen(device: AdbDevice) -> Check:
         return fail(SCREEN, exc.message, exc.hint)
     m = re.search(r"SurfaceOrientation:\s*(\d)", text)
     rotation = int(m.group(1)) if m else 0
-    across = round(min(w, h) / (dpi / BASELINE_DPI)) if dpi > 0 else 0
-    kind = " (a tablet: described at a phone's scale)" if across > TABLET_DP else ""
+    tablet = dpi > 0 and is_tablet(w, h, dpi)
+    kind = " (a tablet: described at a phone's scale)" if tablet else ""
+    across = round(dp_across(w, h, dpi)) if dpi > 0 else 0
     return ok(
         SCREEN,
         f"{w}x{h}, {dpi} dpi, {across} dp across{kind}, "
