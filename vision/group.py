@@ -20,7 +20,7 @@ import dataclasses
 import itertools
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -507,11 +507,14 @@ def _salient(hists: Sequence[npt.NDArray[np.float64]]) -> int | None:
     return int(np.argmax(dark))
 
 
-def caption_blocks(blocks: Sequence[Block], elements: Sequence[Element]) -> list[Block]:
-    """``blocks`` with their captions filled in where one is found."""
+def caption_blocks(
+    blocks: Sequence[Block], elements: Sequence[Element], skip: Collection[int] = ()
+) -> list[Block]:
+    """``blocks`` with their captions filled in where one is found (not for the blocks
+    whose ids are in ``skip``)."""
     out = []
     for b in blocks:
-        if b.caption or b.kind in NO_CAPTION:
+        if b.caption or b.kind in NO_CAPTION or b.id in skip:
             out.append(b)
             continue
         indent = 0.3 if b.kind is BlockKind.TOOLBAR else 0.12  # a toolbar's title follows its icon

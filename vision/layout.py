@@ -7,13 +7,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from screenpilot.model import Block, BlockKind, Box, Element, Screen
+from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.model.screen import BLACK_LEVEL
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
+from screenpilot.vision.lists import with_row_lists
 from screenpilot.vision.toolbar import row_toolbar
+
+#: A card that overlaps a found field this much is the field's outline.
+FIELD_OUTLINE_IOU = 0.7
 
 
 def merge_bars(
@@ -39,14 +43,18 @@ def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions
     regions = _keyboard_region(pixels, elements, regions)
+    regions = with_row_lists(elements, regions, w, h)  # lists without lines round rows
+    regions = _without_field_outlines(regions, elements)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
     blocks = [
         Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
         for i, r in enumerate(ordered, start=1)
     ]
+    # a list found from its rows has no heading of its own: its first row is not one
+    bare = {i for i, r in enumerate(ordered, start=1) if r.source == "rows"}
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
-    blocks = group.caption_blocks(blocks, elements)
+    blocks = group.caption_blocks(blocks, elements, skip=bare)
     return Screen(
         width=w,
         height=h,
@@ -54,6 +62,19 @@ def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.
         blocks=tuple(blocks),
         secure=is_blacked_out(pixels),
     )
+
+
+def _without_field_outlines(
+    regions: list[blocks_mod.Region], elements: Sequence[Element]
+) -> list[blocks_mod.Region]:
+    """``regions`` without the cards that are a found field's outline (an outlined text
+    field's four lines make a closed rectangle, which the divider takes for a card)."""
+    fields = [e.box for e in elements if e.kind is ElementKind.EDIT_TEXT]
+    return [
+        r
+        for r in regions
+        if r.kind is not BlockKind.CARD or all(r.box.iou(f) < FIELD_OUTLINE_IOU for f in fields)
+    ]
 
 
 def _keyboard_region(
