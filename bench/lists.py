@@ -1,5 +1,5 @@
-"""Lists on real phone screens: describe's LIST blocks against the scrolling lists of
-the screens' view hierarchies.
+"""Lists on real phone screens: describe's LIST and GRID blocks against the scrolling
+lists and grids of the screens' view hierarchies.
 
 A benchmark (prints figures, writes ``bench/results/lists.json``), not a test.
 
@@ -7,20 +7,22 @@ Screens: the lines of ``runs/data/real_v2/manifest.jsonl`` of one split (``val``
 default: the held-out apps, never trained or tuned on), ``--limit`` of them taken
 across apps in turn (``real.spread``).
 
-A list of a screen: a view whose class name ends with ``RecyclerView`` or
-``ListView`` (their subclasses by name), visible with every ancestor, its box clipped
+A list of a screen: a view whose class name ends with ``RecyclerView``, ``ListView``
+or ``GridView`` (their subclasses by name; a RecyclerView may lay its items out as a
+grid), visible with every ancestor, its box clipped
 to the screen at least 5 % of the screen and at least half its width, with three or
 more visible children (its rows on screen); views with boxes at IoU >= 0.9 count once.
 A ``ScrollView`` of the same size is noted: a page of rows that scrolls.
 
 Measures, over all screens, for two readings of each screen in the same run:
 
-- ``describe``: the LIST blocks of ``vision.pipeline.analyse`` (what ``screenpilot
-  describe`` reports: lists by their lines and, since stop 51, by their rows);
+- ``describe``: the LIST and GRID blocks of ``vision.pipeline.analyse`` (what
+  ``screenpilot describe`` reports: lists by their lines and, since stop 51, lists by
+  their rows and grids by their cells);
 - ``lines``: the LIST blocks that ``vision.blocks.divide`` finds from lines alone (what
   describe reported before stop 51);
 
-- **found**: a list with a LIST block at IoU >= 0.5 (one block may find several);
+- **found**: a list with a LIST or GRID block at IoU >= 0.5 (one block may find several);
   **mean IoU** of each list's best block;
 - **blocks**, and of them **right** (IoU >= 0.5 with a list) and **on a scroll view**
   (not right, IoU >= 0.5 with a ScrollView).
@@ -44,7 +46,8 @@ from real import MAKE_DATA, MANIFEST, ROOT, BenchError, read_manifest, spread
 from screenpilot.model import BlockKind, Box
 
 OUT = ROOT / "bench" / "results" / "lists.json"
-LIST_CLASSES = ("RecyclerView", "ListView")
+LIST_CLASSES = ("RecyclerView", "ListView", "GridView")
+COLLECTIONS = (BlockKind.LIST, BlockKind.GRID)
 SCROLL_CLASSES = ("ScrollView",)
 MIN_SHARE, MIN_WIDTH, MIN_ROWS = 0.05, 0.5, 3
 MATCH_IOU = 0.5
@@ -152,8 +155,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             lists, scrolls = truth_lists(nodes, w, h)
             screen = analyse(pixels).screen
-            described = [b.box for b in screen.blocks if b.kind is BlockKind.LIST]
-            lined = [r.box for r in divide(pixels) if r.kind is BlockKind.LIST]
+            described = [b.box for b in screen.blocks if b.kind in COLLECTIONS]
+            lined = [r.box for r in divide(pixels) if r.kind in COLLECTIONS]
             tallies["describe"].add(row["app"], lists, scrolls, described)
             tallies["lines"].add(row["app"], lists, scrolls, lined)
     return {

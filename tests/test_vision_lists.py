@@ -1,4 +1,5 @@
-"""Lists found from their rows (``vision.lists``), and field outlines that are not cards
+"""Lists found from their rows (``vision.lists``), grids from their cells
+(``vision.grids``), and field outlines that are not cards
 (``layout._without_field_outlines``)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import pytest
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.blocks import Region
+from screenpilot.vision.grids import with_grids
 from screenpilot.vision.layout import _without_field_outlines
 from screenpilot.vision.lists import with_row_lists
 from screenpilot.vision.pipeline import describe
@@ -120,3 +122,55 @@ def test_a_found_fields_outline_is_not_a_card() -> None:
     outline = Region(Box(40, 398, 1040, 552), BlockKind.CARD, "lines")
     card = Region(Box(42, 700, 1038, 1300), BlockKind.CARD, "lines")
     assert _without_field_outlines([outline, card], [field]) == [card]
+
+
+def _grid(columns: int, rows: int, top: int = 300, cell: int = 340, gap: int = 10) -> list[Element]:
+    """Photos of a picker: ``columns`` x ``rows`` pictures of one size, side by side."""
+    out = []
+    for r in range(rows):
+        for c in range(columns):
+            x, y = c * (cell + gap), top + r * (cell + gap)
+            out.append(_e(ElementKind.IMAGE, (x, y, x + cell, y + cell)))
+    return out
+
+
+def _grids(regions: list[Region]) -> list[Region]:
+    return [r for r in regions if r.kind is BlockKind.GRID]
+
+
+def test_pictures_in_columns_make_a_grid() -> None:
+    found = _grids(with_grids(_grid(3, 4), BARS, W, H))
+    assert [r.box for r in found] == [Box(0, 252, 3 * 340 + 2 * 10, 2274)]
+    assert found[0].source == "grid"
+
+
+def test_a_short_last_row_in_the_columns_belongs_to_the_grid() -> None:
+    cells = [*_grid(3, 2), *_grid(1, 1, top=300 + 2 * 350)]
+    below = _e(ElementKind.BUTTON, (300, 1600, 780, 1700), None, "Done")
+    found = _grids(with_grids([*cells, below], BARS, W, H))
+    assert [r.box for r in found] == [Box(0, 252, 1040, 300 + 3 * 350 - 10)]
+
+
+def test_one_row_or_a_field_between_a_steppers_buttons_is_no_grid() -> None:
+    assert not _grids(with_grids(_grid(4, 1), BARS, W, H))
+    stepper = []
+    for y in (400, 600):  # minus, field, plus; twice
+        stepper.append(_e(ElementKind.IMAGE, (300, y, 430, y + 130)))
+        stepper.append(_e(ElementKind.EDIT_TEXT, (460, y, 880, y + 130)))
+        stepper.append(_e(ElementKind.IMAGE, (910, y, 1040, y + 130)))
+    assert not _grids(with_grids(stepper, BARS, W, H))
+
+
+def test_a_grid_inside_a_list_is_not_found_twice() -> None:
+    held = Region(Box(0, 252, W, 2274), BlockKind.LIST, "rows")
+    assert not _grids(with_grids(_grid(3, 3), [*BARS, held], W, H))
+
+
+def test_a_keypad_on_the_virtual_phone_is_a_grid_without_a_heading() -> None:
+    phone = VirtualPhone(size=(720, 1600))
+    phone.open_page("clock", "timer")
+    screen = describe(np.asarray(phone.frame().image.convert("RGB")))
+    grids = [b for b in screen.blocks if b.kind is BlockKind.GRID]
+    assert len(grids) == 1 and not grids[0].caption
+    keys = [e.text for e in screen.elements if e.block_id == grids[0].id]
+    assert {"5", "8", "0"} <= set(keys)

@@ -11,6 +11,7 @@ from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Scree
 from screenpilot.model.screen import BLACK_LEVEL
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
+from screenpilot.vision.grids import with_grids
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
 from screenpilot.vision.lists import with_row_lists
@@ -44,14 +45,16 @@ def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.
     regions = [*regions, toolbar] if toolbar is not None else regions
     regions = _keyboard_region(pixels, elements, regions)
     regions = with_row_lists(elements, regions, w, h)  # lists without lines round rows
+    regions = with_grids(elements, regions, w, h)  # cells in columns, row under row
     regions = _without_field_outlines(regions, elements)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
     blocks = [
         Block(i, r.box, r.kind, scrollable=r.kind is BlockKind.LIST)
         for i, r in enumerate(ordered, start=1)
     ]
-    # a list found from its rows has no heading of its own: its first row is not one
-    bare = {i for i, r in enumerate(ordered, start=1) if r.source == "rows"}
+    # a list or grid found from its rows or cells has no heading of its own: its first
+    # row is not one
+    bare = {i for i, r in enumerate(ordered, start=1) if r.source in ("rows", "grid")}
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements, skip=bare)

@@ -61,8 +61,25 @@ def with_row_lists(
     """``regions`` with a LIST for every run of rows (see the module docstring); a list
     that overlaps one already there joins it."""
     dp = dp_size(width, height)
+    members = page_elements(elements, regions)
+    out = list(regions)
+    for run in _runs(_bands(members), width, dp):
+        found = Region(reach(Box.around(run), members, regions, height, dp), BlockKind.LIST, "rows")
+        joined = [r for r in out if r.kind is BlockKind.LIST and r.box.intersection(found.box) > 0]
+        if joined:  # one list, found twice (by its lines, or by two runs of rows)
+            first = joined[0]
+            box = Box.around([found.box, *(r.box for r in joined)])
+            out = [r for r in out if all(r is not j for j in joined)]
+            found = Region(box, BlockKind.LIST, first.source)
+        out.append(found)
+    return out
+
+
+def page_elements(elements: Sequence[Element], regions: Sequence[Region]) -> list[Element]:
+    """The elements of the page itself: not fields, not in a bar or a dialog, their tap
+    extents not reaching into one."""
     covered = [r.box for r in regions if r.kind in NOT_ROWS]
-    members = [
+    return [
         e
         for e in elements
         if e.kind not in NOT_ROW_KINDS
@@ -72,19 +89,6 @@ def with_row_lists(
             for c in covered
         )
     ]
-    out = list(regions)
-    for run in _runs(_bands(members), width, dp):
-        found = Region(
-            _reach(Box.around(run), members, regions, height, dp), BlockKind.LIST, "rows"
-        )
-        joined = [r for r in out if r.kind is BlockKind.LIST and r.box.intersection(found.box) > 0]
-        if joined:  # one list, found twice (by its lines, or by two runs of rows)
-            first = joined[0]
-            box = Box.around([found.box, *(r.box for r in joined)])
-            out = [r for r in out if all(r is not j for j in joined)]
-            found = Region(box, BlockKind.LIST, first.source)
-        out.append(found)
-    return out
 
 
 class Band(NamedTuple):
@@ -145,7 +149,7 @@ def _runs(bands: Sequence[Band], width: int, dp: float) -> list[list[Box]]:
     return runs
 
 
-def _reach(
+def reach(
     box: Box, elements: Sequence[Element], regions: Sequence[Region], height: int, dp: float
 ) -> Box:
     """``box`` stretched up to the bar above it and down to the bar below it, where no
