@@ -38,14 +38,24 @@ def merge_bars(
     return detected + kept
 
 
-def build_screen(pixels: RGB, elements: list[Element], regions: list[blocks_mod.Region]) -> Screen:
+def build_screen(
+    pixels: RGB,
+    elements: list[Element],
+    regions: list[blocks_mod.Region],
+    *,
+    collections: bool = True,
+) -> Screen:
+    """The ``Screen`` of ``elements`` with its blocks: ``regions``, tab bars, a toolbar
+    from its row, the keyboard's panel and (with ``collections``, describe's "blocks"
+    stage) lists and grids from their rows and cells."""
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions
     regions = _keyboard_region(pixels, elements, regions)
-    regions = with_row_lists(elements, regions, w, h)  # lists without lines round rows
-    regions = with_grids(elements, regions, w, h)  # cells in columns, row under row
+    if collections:
+        regions = with_row_lists(elements, regions, w, h)  # lists without lines round rows
+        regions = with_grids(elements, regions, w, h)  # cells in columns, row under row
     regions = _without_field_outlines(regions, elements)
     ordered = sorted(regions, key=lambda r: (r.box.y1, r.box.x1, -r.box.area))
     blocks = [

@@ -4,14 +4,19 @@ other, whatever draws them apart.
 ``vision.blocks`` finds a list where lines bound its rows (dividers round every row).
 Most lists have none: a settings page, a contact list, a chat list are rows of text and
 icons on the page's colour. Their rows are still there after ``targets.with_targets``:
-each row's elements share a tap extent across the list's width. Three or more such
-extents of the same left and right edges, each within ``GAP_DP`` of the one above and
-nothing else between them, are a list's rows.
+each row's elements have tap extents across the list's width. The tap extents that
+share most of their height make one band; a band at least ``ROW_WIDTH`` of the screen
+wide, ``ROW_DP`` tall and mostly one extent (not keys or tiles side by side) is a row.
+Three or more rows of the same left and right edges, each within ``GAP_DP`` of the one
+above, are a list; a narrower band right under the last row (a row whose parts took
+short extents) closes it. Fields (a form stacks them as rows) and what lies in a bar
+or a dialog make no row.
 
 The list is the region its rows scroll in: from its first row's top to its last row's
 bottom, and on to the bar under it (a navigation, tab or bottom bar, the keyboard) where
-nothing lies between (a page of rows that ends before the screen does still scrolls in
-the whole of it), and likewise up to the bar above it.
+nothing lies between but a floating button (a page of rows that ends before the screen
+does still scrolls in the whole of it), and likewise up to the bar above it. A list
+that overlaps one found by its lines, or by another run of rows, joins it.
 """
 
 from __future__ import annotations

@@ -452,7 +452,9 @@ def assemble(
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
     elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills, drawer=drawer)
-    screen = build_screen(pixels, elements, merge_bars(regions, bar_regions))
+    screen = build_screen(
+        pixels, elements, merge_bars(regions, bar_regions), collections="blocks" in stages
+    )
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen
 
