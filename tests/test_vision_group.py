@@ -290,3 +290,19 @@ def test_an_icon_read_as_a_letter_beside_a_buttons_label_is_not_its_text() -> No
     out, free = match_texts(widgets, texts, max_dist=38)
     assert [w.text for w in out] == ["Use my location", "+", "2 items"]
     assert free == []
+
+
+def test_a_toolbars_title_is_its_caption_beside_a_back_arrow_found_as_a_button() -> None:
+    from screenpilot.model import Block, BlockKind
+    from screenpilot.vision.group import caption_blocks
+
+    bar = Block(1, Box(0, 63, 1080, 220), BlockKind.TOOLBAR)
+    back = Element(1, K.BUTTON, Box(0, 70, 160, 215), icon_label="back", block_id=1)
+    title = Element(2, K.TEXT, Box(180, 110, 420, 170), text="Settings", block_id=1)
+    search = Element(3, K.ICON, Box(900, 90, 1000, 195), icon_label="search", block_id=1)
+    assert caption_blocks([bar], [back, title, search])[0].caption == "Settings"
+    # a row list's first row is no heading: a block whose id is skipped gets none
+    rows = Block(2, Box(0, 220, 1080, 2200), BlockKind.LIST)
+    first = Element(4, K.TEXT, Box(40, 260, 400, 310), text="Device name", block_id=2)
+    assert caption_blocks([rows], [first])[0].caption == "Device name"
+    assert caption_blocks([rows], [first], skip={2})[0].caption == ""

@@ -63,6 +63,8 @@ ROW_LABEL_FACTOR = 20
 NO_CAPTION = frozenset(
     {BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.TAB_BAR, BlockKind.KEYBOARD}
 )
+#: What flanks a toolbar's title without being it: icons, and buttons with no text.
+TOOLBAR_ICONS = frozenset({ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON})
 #: Widgets named by a text centred below them (app icons on a home screen).
 PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 #: A picture's name is centred under it within this share of its width (plus 4 px) ...
@@ -519,10 +521,9 @@ def caption_blocks(
             continue
         indent = 0.3 if b.kind is BlockKind.TOOLBAR else 0.12  # a toolbar's title follows its icon
         members = [e for e in elements if e.block_id == b.id]
-        if b.kind is BlockKind.TOOLBAR:  # its icons (back, menu, search) flank the title
-            members = [
-                e for e in members if e.text or e.kind not in (ElementKind.ICON, ElementKind.IMAGE)
-            ]
+        if b.kind is BlockKind.TOOLBAR:  # its icons (back, menu, search) flank the title,
+            # found as icons, pictures or buttons with no text (a real back arrow's box)
+            members = [e for e in members if e.text or e.kind not in TOOLBAR_ICONS]
         cap = block_caption(b.box, members, indent=indent)
         out.append(dataclasses.replace(b, caption=cap.text) if cap is not None else b)
     return out
