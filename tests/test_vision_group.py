@@ -301,6 +301,9 @@ def test_a_toolbars_title_is_its_caption_beside_a_back_arrow_found_as_a_button()
     title = Element(2, K.TEXT, Box(180, 110, 420, 170), text="Settings", block_id=1)
     search = Element(3, K.ICON, Box(900, 90, 1000, 195), icon_label="search", block_id=1)
     assert caption_blocks([bar], [back, title, search])[0].caption == "Settings"
+    # an action button with a text right of the title ("Save") does not hide it
+    save = Element(5, K.BUTTON, Box(880, 90, 1060, 195), text="Save", block_id=1)
+    assert caption_blocks([bar], [back, title, save])[0].caption == "Settings"
     # a row list's first row is no heading: a block whose id is skipped gets none
     rows = Block(2, Box(0, 220, 1080, 2200), BlockKind.LIST)
     first = Element(4, K.TEXT, Box(40, 260, 400, 310), text="Device name", block_id=2)

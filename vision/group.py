@@ -509,6 +509,16 @@ def _salient(hists: Sequence[npt.NDArray[np.float64]]) -> int | None:
     return int(np.argmax(dark))
 
 
+def _without_actions(members: Sequence[Element]) -> list[Element]:
+    """A toolbar's elements without the buttons right of its first text (its actions,
+    "Save", "Done"), which stand on the title's row but do not name the page."""
+    texts = [e for e in members if e.kind is ElementKind.TEXT and e.text]
+    if not texts:
+        return list(members)
+    title = min(texts, key=lambda e: e.box.x1)
+    return [e for e in members if e.kind is not ElementKind.BUTTON or e.box.x1 < title.box.x2]
+
+
 def caption_blocks(
     blocks: Sequence[Block], elements: Sequence[Element], skip: Collection[int] = ()
 ) -> list[Block]:
@@ -524,6 +534,7 @@ def caption_blocks(
         if b.kind is BlockKind.TOOLBAR:  # its icons (back, menu, search) flank the title,
             # found as icons, pictures or buttons with no text (a real back arrow's box)
             members = [e for e in members if e.text or e.kind not in TOOLBAR_ICONS]
+            members = _without_actions(members)
         cap = block_caption(b.box, members, indent=indent)
         out.append(dataclasses.replace(b, caption=cap.text) if cap is not None else b)
     return out
