@@ -132,6 +132,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     from rich.progress import Progress
 
     from screenpilot.datasets.screens import hierarchy_nodes
+    from screenpilot.errors import ScreenpilotError
     from screenpilot.vision.blocks import divide
     from screenpilot.vision.image import load_image
     from screenpilot.vision.pipeline import analyse
@@ -149,7 +150,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 pixels = load_image(ROOT / row["original"])
                 h, w = pixels.shape[:2]
                 nodes, _ = hierarchy_nodes(row["fmt"], ROOT / row["state"], w)
-            except (OSError, ValueError, KeyError) as exc:
+            except (OSError, ValueError, KeyError, ScreenpilotError) as exc:
                 skipped += 1
                 progress.console.print(f"skipped {row['stem']}: {exc}")
                 continue

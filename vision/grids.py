@@ -7,9 +7,9 @@ screen wide and ``CELL_DP`` tall. Cells whose centres lie on one line, of simila
 sizes (within ``SIZE_RATIO``), evenly spaced (steps within ``STEP_RATIO``) and with
 nothing between them make a row; rows whose cells sit in the first row's columns
 (within ``ALIGN_DP``), each within ``GAP_DP`` (or half a row) under the last, make a
-grid. The last row may hold
-fewer cells, each in a column. Like a list (``vision.lists``), the grid reaches the
-bars above and below it where nothing lies between.
+grid. The last row may hold fewer cells, each in a column. Like a list
+(``vision.lists``), the grid reaches the bars above and below it where nothing lies
+between.
 """
 
 from __future__ import annotations
