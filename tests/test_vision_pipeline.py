@@ -207,6 +207,43 @@ def test_cli_batch_folder(tmp_path: Path) -> None:
     assert len(list((tmp_path / "overlays").glob("*.png"))) == 2
 
 
+def test_cli_overlays_of_one_name_do_not_overwrite(tmp_path: Path) -> None:
+    """Two apps' ``1.png`` each keep their overlay, named after their folders."""
+    for app_name, shot in (
+        ("Seal", "seal-3.jpg"),
+        ("NetGuard", "netguard-32-settings-network.png"),
+    ):
+        (tmp_path / app_name).mkdir()
+        (tmp_path / app_name / "1.png").write_bytes((SCREENS / shot).read_bytes())
+    out = runner.invoke(
+        app,
+        [
+            "describe",
+            str(tmp_path / "Seal"),
+            str(tmp_path / "NetGuard"),
+            "--stages",
+            "ocr",
+            "--overlay",
+            str(tmp_path / "overlays"),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    written = sorted(p.name for p in (tmp_path / "overlays").glob("*.png"))
+    assert written == ["NetGuard-1.overlay.png", "Seal-1.overlay.png"]
+    with Image.open(tmp_path / "overlays" / "Seal-1.overlay.png") as png:
+        assert png.width == 576  # Seal's screenshot, not NetGuard's drawn over it
+
+
+def test_overlay_names_unique() -> None:
+    from screenpilot.commands.describe import _overlay_names
+
+    files = [Path("a/x/1.png"), Path("b/x/1.png"), Path("c/2.png"), Path("c/2.jpg"), Path("3.png")]
+    names = _overlay_names(files)
+    assert names[Path("a/x/1.png")] == "a-x-1" and names[Path("b/x/1.png")] == "b-x-1"
+    assert names[Path("3.png")] == "3"
+    assert len(set(names.values())) == len(files)
+
+
 def test_cli_bad_image_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "x.png"
     bad.write_bytes(b"")

@@ -15,7 +15,7 @@ described; the command then exits 4 naming the files it could not describe.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,13 +60,38 @@ def _expand(given: list[str]) -> list[Path]:
     return out
 
 
-def _overlay_path(out: Path, image: Path, many: bool) -> Path:
+def _overlay_names(files: Sequence[Path]) -> dict[Path, str]:
+    """A name for each file's overlay, unique among ``files``: the file's stem, with as
+    many of its folders before it as two files' names need to differ
+    (``MaterialFiles-2`` and ``LoopHabits-2``)."""
+    parts = {f: f.with_suffix("").parts for f in files}
+    names: dict[Path, str] = {}
+    for f in files:
+        depth = 1
+        while True:
+            name = "-".join(parts[f][-depth:])
+            clash = any(g != f and "-".join(parts[g][-depth:]) == name for g in files)
+            if not clash or depth >= len(parts[f]):
+                break
+            depth += 1
+        name = name.lstrip(".-/") or f.stem
+        taken = set(names.values())
+        base, n = name, 1
+        while name in taken:  # the same path twice, or a.png beside a.jpg
+            n += 1
+            name = f"{base}-{n}"
+        names[f] = name
+    return names
+
+
+def _overlay_path(out: Path, image: Path, many: bool, names: dict[Path, str] | None = None) -> Path:
     if not many:
         return out
+    stem = (names or {}).get(image, image.stem)
     return (
-        out / f"{image.stem}.overlay.png"
+        out / f"{stem}.overlay.png"
         if out.suffix.lower() != ".png"
-        else out.with_name(f"{out.stem}-{image.stem}.png")
+        else out.with_name(f"{out.stem}-{stem}.png")
     )
 
 
@@ -120,11 +145,18 @@ def describe(
     cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
     files = _expand(images)
     many = len(files) > 1
+    names = _overlay_names(files) if overlay is not None and many else {}
     noticed: set[str] = set()
 
     def show(result: Result) -> None:  # each one as soon as it is described
         _print(
-            result, as_json=as_json, overlay=overlay, many=many, targets=targets, noticed=noticed
+            result,
+            as_json=as_json,
+            overlay=overlay,
+            many=many,
+            targets=targets,
+            noticed=noticed,
+            names=names,
         )
 
     results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]), show, density)
@@ -170,6 +202,7 @@ def _print(
     many: bool,
     targets: bool,
     noticed: set[str],
+    names: dict[Path, str] | None = None,
 ) -> None:
     """One file's description (text or JSON on stdout, an overlay) or its error;
     ``noticed``: the notes said already (each is said once)."""
@@ -195,5 +228,5 @@ def _print(
             console.print(f"== {path}", highlight=False, markup=False)
         typer.echo(result.screen.describe())
     if overlay is not None:
-        out = save(path, result.screen, _overlay_path(overlay, path, many), targets=targets)
+        out = save(path, result.screen, _overlay_path(overlay, path, many, names), targets=targets)
         err_console.print(f"overlay: {out}", highlight=False)
