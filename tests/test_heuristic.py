@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
@@ -767,3 +768,32 @@ def test_the_keyboards_tools_are_not_targets(planner: HeuristicPlanner) -> None:
     marked = dataclasses.replace(screen, blocks=(*screen.blocks, panel))
     d = planner.next(doc["task"], marked, history)
     assert d.action is None or d.action.element != gear.id, d
+
+
+def test_what_lies_behind_a_dialog_is_not_tapped(planner: HeuristicPlanner) -> None:
+    """The page under a dialog's scrim shows "Display", but a tap there would only close
+    the dialog: the planner acts on the dialog's own elements."""
+    page = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 400, "Display", block_id=2),
+            el(1, ElementKind.TEXT, 1000, "Rate this app?", block_id=1),
+            el(2, ElementKind.BUTTON, 1150, "Not now", block_id=1),
+        ),
+        blocks=(
+            Block(1, Box(80, 950, 1000, 1300), BlockKind.DIALOG),
+            Block(2, Box(0, 60, 1080, 2270), BlockKind.BEHIND, caption="dialog"),
+        ),
+    )
+    assert page.behind() == {0}
+    d = planner.next("open display settings", page, [])
+    assert d.action.element != 0
+    without = dataclasses.replace(
+        page,
+        blocks=page.blocks[:1],
+        elements=(dataclasses.replace(page.elements[0], block_id=None), *page.elements[1:]),
+    )
+    assert planner.next("open display settings", without, []).action == Action(
+        ActionKind.TAP, element=0
+    )

@@ -11,6 +11,7 @@ from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Scree
 from screenpilot.model.screen import BLACK_LEVEL
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
+from screenpilot.vision.behind import with_behind
 from screenpilot.vision.grids import with_grids
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
@@ -44,10 +45,12 @@ def build_screen(
     regions: list[blocks_mod.Region],
     *,
     collections: bool = True,
+    drawer: int | None = None,
 ) -> Screen:
     """The ``Screen`` of ``elements`` with its blocks: ``regions``, tab bars, a toolbar
     from its row, the keyboard's panel and (with ``collections``, describe's "blocks"
-    stage) lists and grids from their rows and cells."""
+    stage) lists and grids from their rows and cells; what lies under an open dialog's
+    or drawer's scrim (``drawer``: the drawer's right edge) in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
@@ -68,6 +71,7 @@ def build_screen(
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements, skip=bare)
+    blocks, elements = with_behind(pixels, blocks, elements, drawer)
     return Screen(
         width=w,
         height=h,

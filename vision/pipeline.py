@@ -453,7 +453,11 @@ def assemble(
     start = time.perf_counter()
     elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills, drawer=drawer)
     screen = build_screen(
-        pixels, elements, merge_bars(regions, bar_regions), collections="blocks" in stages
+        pixels,
+        elements,
+        merge_bars(regions, bar_regions),
+        collections="blocks" in stages,
+        drawer=drawer,
     )
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen

@@ -34,7 +34,9 @@ class Operation:
 
 def operations(task: str, screen: Screen, history: Sequence[Step] = ()) -> list[Operation]:
     """Every operation on ``screen``: taps, typing the task's untyped values into empty
-    fields that fit them, scrolling the page (down; up once it was scrolled down)."""
+    fields that fit them, scrolling the page (down; up once it was scrolled down).
+    Nothing under an open dialog's or drawer's scrim (``Screen.in_front``)."""
+    screen = screen.in_front()
     ops: list[Operation] = []
     for e in content(screen):
         if e.kind is ElementKind.EDIT_TEXT or e.editable:

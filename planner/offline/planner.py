@@ -87,6 +87,9 @@ class HeuristicPlanner:
     def next(
         self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
     ) -> Decision:
+        # what lies under an open dialog's or drawer's scrim is shown but not reachable:
+        # a tap there closes the dialog or drawer
+        screen = screen.in_front()
         command = parse_command(task)
         if command.question:  # "turn it off" with nothing named: ask, do not guess
             return Decision(Action(ActionKind.STOP), command.question)

@@ -145,7 +145,7 @@ def describe(
     cfg = config_from(ctx, **{"vision.ocr_threshold": threshold})
     files = _expand(images)
     many = len(files) > 1
-    names = _overlay_names(files) if overlay is not None and many else {}
+    overlay_names = _overlay_names(files) if overlay is not None and many else {}
     noticed: set[str] = set()
 
     def show(result: Result) -> None:  # each one as soon as it is described
@@ -156,7 +156,7 @@ def describe(
             many=many,
             targets=targets,
             noticed=noticed,
-            names=names,
+            names=overlay_names,
         )
 
     results = _run(files, stages.split(","), float(cfg["vision.ocr_threshold"]), show, density)

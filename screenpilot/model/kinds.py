@@ -44,6 +44,9 @@ class BlockKind(StrEnum):
     DIALOG = "dialog"
     KEYBOARD = "keyboard"
     NAVIGATION_BAR = "navigation_bar"
+    #: the page under a dialog's or a drawer's scrim: shown, but a tap there closes the
+    #: dialog or drawer (its caption says which)
+    BEHIND = "behind"
 
 
 class SensitiveCategory(StrEnum):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -71,17 +72,37 @@ class Screen(Record):
         row = max(8, self.height // 120)
         return sorted(items, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
 
+    def behind(self) -> set[int]:
+        """The ids of the elements under an open dialog's or drawer's scrim (in a
+        ``BEHIND`` block): shown, but a tap on them closes the dialog or drawer."""
+        blocks = {b.id for b in self.blocks if b.kind is BlockKind.BEHIND}
+        return {e.id for e in self.elements if e.block_id in blocks} if blocks else set()
+
+    def in_front(self) -> Screen:
+        """This screen without what lies behind an open dialog or drawer (``behind``):
+        what a tap can reach. The screen itself when nothing is behind."""
+        hidden = self.behind()
+        if not hidden:
+            return self
+        return dataclasses.replace(
+            self,
+            elements=tuple(e for e in self.elements if e.id not in hidden),
+            blocks=tuple(b for b in self.blocks if b.kind is not BlockKind.BEHIND),
+        )
+
     def describe(self) -> str:
         """The natural-language text the planner reads: one line per element, by block;
         an on-screen keyboard's keys and tools are one line (:data:`KEYBOARD_LINE`): text
-        is typed, not tapped key by key."""
+        is typed, not tapped key by key; what lies under an open dialog's or drawer's
+        scrim comes last, under :data:`BEHIND_LINE`."""
         lines: list[str] = []
         if self.secure:
             lines.append("The screen is blank (the app hides its content from screenshots).")
         by_block: dict[int | None, list[Element]] = {}
         for e in self.elements:
             by_block.setdefault(e.block_id, []).append(e)
-        order = sorted(self.blocks, key=lambda b: (b.box.y1, b.box.x1))
+        # what lies behind a dialog's or drawer's scrim comes last, after what is in front
+        order = sorted(self.blocks, key=lambda b: (b.kind is BlockKind.BEHIND, b.box.y1, b.box.x1))
         groups: list[tuple[Block | None, list[Element]]] = [(None, by_block.get(None, []))]
         groups += [(b, by_block.get(b.id, [])) for b in order]
         for block, elements in groups:
@@ -91,7 +112,10 @@ class Screen(Record):
             if block is not None and block.kind is BlockKind.KEYBOARD:
                 lines.append(KEYBOARD_LINE.format(n=len(elements)))
                 continue
-            if block is not None:
+            if block is not None and block.kind is BlockKind.BEHIND:
+                lines.append(BEHIND_LINE.format(what=block.caption or "dialog"))
+                indent = "  "
+            elif block is not None:
                 name = block.kind.value.replace("_", " ")
                 lines.append(f"[{name}" + (f" '{block.caption}']" if block.caption else "]"))
                 indent = "  "
@@ -99,6 +123,10 @@ class Screen(Record):
             for e in self.reading_order(elements):
                 lines.append(indent + describe_element(e, active=e.id == active))
         return "\n".join(lines)
+
+
+#: What :meth:`Screen.describe` says above the elements of a ``BEHIND`` block.
+BEHIND_LINE = "[behind the {what}, dimmed] a tap on these closes the {what}"
 
 
 #: What :meth:`Screen.describe` says for a keyboard block instead of its ``n`` elements.

@@ -1,0 +1,112 @@
+"""What lies under a dialog's or a drawer's scrim (vision/behind.py): one BEHIND block,
+named as dimmed by Screen.describe and left out of what the planners act on."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.vision.behind import scrim_top, with_behind
+from screenpilot.vision.panels import drawer_edge
+
+W, H = 1080, 2400
+STATUS = Block(1, Box(0, 0, W, 60), BlockKind.STATUS_BAR)
+NAV = Block(2, Box(0, 2270, W, H), BlockKind.NAVIGATION_BAR)
+
+
+def _page() -> np.ndarray:
+    """A white page with dark text rows, under a status and a navigation bar."""
+    px = np.full((H, W, 3), 250, np.uint8)
+    px[:60] = 40
+    px[2270:] = 0
+    for y in range(300, 2200, 200):
+        px[y : y + 40, 80:600] = 60
+    return px
+
+
+def _dimmed(px: np.ndarray, box: Box) -> np.ndarray:
+    """``px`` under Material's 32 % black scrim between the bars, with a white dialog
+    in ``box``."""
+    out = px.copy()
+    out[60:2270] = (out[60:2270].astype(np.float32) * 0.68).astype(np.uint8)
+    out[box.y1 : box.y2, box.x1 : box.x2] = 255
+    out[box.y1 + 60 : box.y1 + 100, box.x1 + 40 : box.x1 + 500] = 50  # its message
+    return out
+
+
+def _elements() -> list[Element]:
+    return [
+        Element(1, ElementKind.TEXT, Box(20, 10, 200, 50), text="11:43", block_id=1),
+        Element(2, ElementKind.TEXT, Box(80, 300, 600, 340), text="Location", block_id=3),
+        Element(3, ElementKind.TEXT, Box(150, 960, 650, 1000), text="Deny anyway?", block_id=4),
+        Element(4, ElementKind.BUTTON, Box(700, 1200, 900, 1280), text="DENY", block_id=4),
+        Element(5, ElementKind.TEXT, Box(700, 2100, 900, 2140), text="CONTINUE", block_id=3),
+        Element(6, ElementKind.ICON, Box(500, 2300, 580, 2380), block_id=2),
+    ]
+
+
+DIALOG = Box(100, 900, 980, 1320)
+BLOCKS = [
+    STATUS,
+    NAV,
+    Block(3, Box(0, 280, W, 2200), BlockKind.LIST),
+    Block(4, DIALOG, BlockKind.DIALOG),
+]
+
+
+def test_the_page_under_a_dialogs_scrim_is_behind_it() -> None:
+    blocks, elements = with_behind(_dimmed(_page(), DIALOG), BLOCKS, _elements())
+    behind = [b for b in blocks if b.kind is BlockKind.BEHIND]
+    assert len(behind) == 1 and behind[0].caption == "dialog"
+    home = {e.text or e.id: e.block_id for e in elements}
+    assert home["Location"] == home["CONTINUE"] == behind[0].id
+    assert home["Deny anyway?"] == home["DENY"] == 4  # the dialog's own stay in it
+    assert home["11:43"] == 1 and home[6] == 2  # the system's bars are above any scrim
+    assert 3 not in {b.id for b in blocks}  # the page's list held nothing else: dropped
+    screen = Screen(W, H, elements=tuple(elements), blocks=tuple(blocks))
+    text = screen.describe()
+    assert (
+        text.index("'DENY'") < text.index("[behind the dialog, dimmed]") < text.index("'CONTINUE'")
+    )
+    front = screen.in_front()
+    assert {e.text for e in front.elements} == {"11:43", "Deny anyway?", "DENY", ""}
+    assert not any(b.kind is BlockKind.BEHIND for b in front.blocks)
+    assert Screen.from_json(screen.to_json()) == screen
+
+
+def test_a_card_on_a_page_that_is_not_dimmed_moves_nothing() -> None:
+    px = _page()  # the "dialog" sits on a bright page: no scrim, so it is a card
+    px[DIALOG.y1 : DIALOG.y2, DIALOG.x1 : DIALOG.x2] = 255
+    blocks, elements = with_behind(px, BLOCKS, _elements())
+    assert blocks == BLOCKS and elements == _elements()
+    screen = Screen(W, H, elements=tuple(elements), blocks=tuple(blocks))
+    assert screen.in_front() is screen and not screen.behind()
+
+
+def _drawer_under_app_bar(edge: int = 760, bar: int = 220) -> np.ndarray:
+    """An orange app bar across the screen; under it a white drawer left of ``edge``
+    and the page dimmed right of it."""
+    px = _page()
+    px[60:bar] = (240, 110, 20)
+    px[bar:2270, edge:] = 90
+    px[bar:2270, :edge] = 250
+    for y in range(400, 2000, 160):
+        px[y : y + 40, 150:500] = 70
+    return px
+
+
+def test_a_drawer_under_the_app_bar_leaves_the_bar_in_front() -> None:
+    px = _drawer_under_app_bar()
+    edge = drawer_edge(px)
+    assert edge is not None and abs(edge - 760) <= 6
+    assert abs(scrim_top(px, edge, 60, 2270) - 220) <= 4
+    elements = [
+        Element(1, ElementKind.BUTTON, Box(900, 90, 1000, 190), icon_label="search", block_id=3),
+        Element(2, ElementKind.TEXT, Box(150, 400, 500, 440), text="Diary"),
+        Element(3, ElementKind.BUTTON, Box(900, 1500, 1000, 1600), icon_label="edit"),
+    ]
+    blocks = [STATUS, NAV, Block(3, Box(0, 60, W, 220), BlockKind.TOOLBAR)]
+    out_blocks, out = with_behind(px, blocks, elements, edge)
+    behind = next(b for b in out_blocks if b.kind is BlockKind.BEHIND)
+    assert behind.caption == "drawer"
+    assert [e.block_id == behind.id for e in out] == [False, False, True]

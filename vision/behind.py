@@ -1,0 +1,183 @@
+"""What lies behind a modal surface: the page under a dialog's or a drawer's scrim.
+
+A dialog or an open navigation drawer darkens the page under it with a scrim. The page
+still shows, and OCR reads it ("CANCEL" and "CONTINUE" of a permission page under its
+"Deny anyway?" dialog), but a tap there does not reach it: it closes the dialog or the
+drawer. Describe keeps those elements (a person sees them too, and they say where the
+dialog was opened) and puts them in one ``BEHIND`` block, captioned ``dialog`` or
+``drawer``, which ``Screen.describe`` names as dimmed and which planners do not act on
+(``Screen.in_front``).
+
+- **The surface**: the largest ``DIALOG`` region (``blocks.layout_regions``: a closed
+  rectangle inset alike on both sides, darker beside it), or an open drawer
+  (``vision.panels.drawer_edge``: the panel from the left edge to its right edge).
+- **The scrim** (dialogs only; the drawer's edge is found by its scrim): the brightest
+  pixels of the page around the dialog (its ``BRIGHT`` quantile of grey, between the
+  bars) are at most ``DIMMED`` of the dialog's own. A white page under Material's 32 %
+  black scrim is at most 174 of 255 against the dialog's 255; a card on a grey page
+  has white cards beside it, so it is no dialog.
+- **Behind**: an element whose centre lies under the scrim and outside the surface
+  (left of a drawer's edge is the drawer), and whose home is no status bar, navigation
+  bar or keyboard. The scrim spans the rows between the bars; a drawer's starts where
+  its edge first steps darker (``scrim_top``: some apps open the drawer under their
+  app bar, which stays in front). A block left with none of its elements that lies
+  mostly behind (the page's toolbar, its list) is dropped: what it held is in the
+  ``BEHIND`` block.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from screenpilot.model import Block, BlockKind, Box, Element
+from screenpilot.vision.image import RGB, channel_mean
+
+#: The share of the page's pixels (by grey level) that must be darker than ``DIMMED``
+#: of the dialog's brightest: the page's brightest pixels, bar a few.
+BRIGHT = 0.99
+DIMMED = 0.8
+#: Blocks never behind: the system's bars and the keyboard stay above any scrim.
+ABOVE = (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)
+#: A drawer's edge steps this much darker into its scrim (``vision.panels.DARKER``).
+DRAWER_STEP = 24.0
+#: A block lies behind when this share of its box does.
+MOSTLY = 0.6
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Surface:
+    """A modal surface: its box, what it is (``dialog`` or ``drawer``) and the rows its
+    scrim covers (``top`` to ``bottom``)."""
+
+    box: Box
+    what: str
+    top: int
+    bottom: int
+
+
+def content_span(blocks: Sequence[Block], height: int) -> tuple[int, int]:
+    """The rows between the status bar and the navigation bar (or the keyboard)."""
+    top = max((b.box.y2 for b in blocks if b.kind is BlockKind.STATUS_BAR), default=0)
+    bottom = min(
+        (b.box.y1 for b in blocks if b.kind in (BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)),
+        default=height,
+    )
+    return top, max(top, bottom)
+
+
+def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int) -> bool:
+    """Whether the page around ``dialog`` (rows ``top`` to ``bottom``) is dimmed: its
+    brightest pixels at most ``DIMMED`` of the dialog's own (module docstring)."""
+    h, w = pixels.shape[:2]
+    step = max(1, min(h, w) // 360)
+    grey = channel_mean(pixels[top:bottom:step, ::step])
+    if grey.size == 0:
+        return False
+    ys = np.arange(top, bottom, step)[: grey.shape[0], None]
+    xs = np.arange(0, w, step)[None, : grey.shape[1]]
+    inside = (ys >= dialog.y1) & (ys < dialog.y2) & (xs >= dialog.x1) & (xs < dialog.x2)
+    page, own = grey[~inside], grey[inside]
+    if page.size < 0.1 * grey.size or own.size == 0:
+        return False
+    return float(np.quantile(page, BRIGHT)) <= DIMMED * float(np.quantile(own, BRIGHT))
+
+
+def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> Surface | None:
+    """The dialog or drawer the screen shows over a scrim, if any (module docstring)."""
+    h = pixels.shape[0]
+    top, bottom = content_span(blocks, h)
+    dialogs = [b.box for b in blocks if b.kind is BlockKind.DIALOG]
+    if dialogs:
+        parts = [b.box for b in blocks if b.kind not in ABOVE]  # a list of its choices too
+        box = _stacked(max(dialogs, key=lambda b: b.area), parts, pixels.shape[1], h)
+        if is_scrimmed(pixels, box, top, bottom):
+            return Surface(box, "dialog", top, bottom)
+    if drawer is not None and bottom > top:
+        top = scrim_top(pixels, drawer, top, bottom)
+        return Surface(Box(0, top, drawer, bottom), "drawer", top, bottom) if bottom > top else None
+    return None
+
+
+def scrim_top(pixels: RGB, edge: int, top: int, bottom: int) -> int:
+    """The first row of an open drawer's scrim: from the screen's middle up, the rows
+    where the drawer's edge steps to something darker (``vision.panels``), until a
+    hundredth of the screen's height in a row does not (an app bar the drawer opens
+    under keeps its own colour across the edge)."""
+    h, w = pixels.shape[:2]
+    near, hold = max(1, w // 360), max(2, w // 90)
+    if edge - near < 0 or edge + near + hold >= w:
+        return top
+    grey = channel_mean(pixels[:, [edge - near, edge + near + hold]])
+    steps = grey[:, 0] - grey[:, 1] >= DRAWER_STEP
+    gap = max(4, h // 100)
+    first, miss = (top + bottom) // 2, 0
+    for y in range((top + bottom) // 2, top - 1, -1):
+        if steps[y]:
+            first, miss = y, 0
+        else:
+            miss += 1
+            if miss >= gap:
+                break
+    return max(top, first)
+
+
+def _stacked(box: Box, parts: Sequence[Box], w: int, h: int) -> Box:
+    """``box`` joined with the regions stacked on it with the same sides (a dialog whose
+    dividers between its body and its buttons made two rectangles, or a list)."""
+    tol, gap = 0.02 * w, 0.02 * h
+    grown = True
+    while grown:
+        grown = False
+        for d in parts:
+            same_sides = abs(d.x1 - box.x1) <= tol and abs(d.x2 - box.x2) <= tol
+            touching = d.y1 <= box.y2 + gap and d.y2 >= box.y1 - gap
+            joined = Box.around([box, d])
+            if same_sides and touching and joined != box:
+                box, grown = joined, True
+    return box
+
+
+def _is_behind(box: Box, surface: Surface) -> bool:
+    cx, cy = box.center
+    return surface.top <= cy < surface.bottom and not surface.box.contains(cx, cy)
+
+
+def with_behind(
+    pixels: RGB, blocks: list[Block], elements: list[Element], drawer: int | None = None
+) -> tuple[list[Block], list[Element]]:
+    """``blocks`` and ``elements`` with what lies under a scrim moved into one ``BEHIND``
+    block (the last id), and the blocks it emptied dropped; unchanged when no dialog or
+    drawer is open."""
+    surface = modal_surface(pixels, blocks, drawer)
+    if surface is None:
+        return blocks, elements
+    w = pixels.shape[1]
+    above = {b.id for b in blocks if b.kind in ABOVE}
+    moved = {e.id for e in elements if e.block_id not in above and _is_behind(e.box, surface)}
+    if not moved:
+        return blocks, elements
+    region = Box(0, surface.top, w, surface.bottom)
+    kept_home = {e.block_id for e in elements if e.id not in moved}
+    kept = [
+        b
+        for b in blocks
+        if b.id in kept_home
+        or b.kind in ABOVE
+        or b.box.intersection(region) - b.box.intersection(surface.box) < MOSTLY * b.box.area
+    ]
+    behind = Block(
+        max((b.id for b in blocks), default=0) + 1, region, BlockKind.BEHIND, caption=surface.what
+    )
+    ids = {b.id for b in kept}
+    out = [
+        dataclasses.replace(e, block_id=behind.id)
+        if e.id in moved
+        else (
+            e if e.block_id is None or e.block_id in ids else dataclasses.replace(e, block_id=None)
+        )
+        for e in elements
+    ]
+    return [*kept, behind], out
