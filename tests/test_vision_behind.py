@@ -110,3 +110,66 @@ def test_a_drawer_under_the_app_bar_leaves_the_bar_in_front() -> None:
     behind = next(b for b in out_blocks if b.kind is BlockKind.BEHIND)
     assert behind.caption == "drawer"
     assert [e.block_id == behind.id for e in out] == [False, False, True]
+
+
+def _rounded_dialog(page: int, scrimmed: int, surface: int, text: int) -> np.ndarray:
+    """A dialog with rounded corners and no outline (Material's) over a dimmed page."""
+    px = np.full((H, W, 3), page, np.uint8)
+    px[60:2270] = scrimmed
+    px[:60] = 30
+    px[2270:] = 0
+    x1, y1, x2, y2, r = 80, 900, 1000, 1400, 28
+    px[y1 + r : y2 - r, x1:x2] = surface
+    px[y1:y2, x1 + r : x2 - r] = surface
+    px[y1 + 80 : y1 + 120, x1 + 60 : x1 + 600] = text  # its title
+    px[y1 + 200 : y1 + 230, x1 + 60 : x2 - 60] = text  # its message
+    return px
+
+
+def test_a_dialog_without_an_outline_is_found_by_its_edges() -> None:
+    from screenpilot.vision.dialogs import find_dialog
+
+    for light in (True, False):  # a white dialog, and a dark theme's grey one
+        px = _rounded_dialog(250, 170, 255, 40) if light else _rounded_dialog(18, 12, 48, 230)
+        box = find_dialog(px, 60, 2270)
+        assert box is not None
+        assert abs(box.x1 - 80) <= 6 and abs(box.x2 - 1000) <= 6
+        assert abs(box.y1 - 900) <= 12 and abs(box.y2 - 1400) <= 12
+        elements = [
+            Element(1, ElementKind.TEXT, Box(140, 980, 680, 1020), text="Delete?"),
+            Element(2, ElementKind.TEXT, Box(100, 300, 500, 340), text="Inbox"),
+        ]
+        blocks, out = with_behind(px, [STATUS, NAV], elements)
+        kinds: dict[int | None, BlockKind] = {b.id: b.kind for b in blocks}
+        assert kinds[out[0].block_id] is BlockKind.DIALOG  # the dialog is a block now
+        assert kinds[out[1].block_id] is BlockKind.BEHIND
+
+
+def test_a_card_on_a_plain_page_is_no_dialog() -> None:
+    from screenpilot.vision.dialogs import find_dialog
+
+    px = np.full((H, W, 3), 250, np.uint8)
+    assert find_dialog(px) is None
+    card = _rounded_dialog(235, 235, 255, 40)  # a white card on a light grey page
+    card[300:340, 100:500] = 255  # and a bright picture beside it: not dimmed
+    blocks, _ = with_behind(card, [STATUS, NAV], [])
+    assert blocks == [STATUS, NAV]
+
+
+def test_the_virtual_phones_dialog_leaves_its_page_behind() -> None:
+    """A rendered conversation-delete dialog over a list page, described from pixels."""
+    from screenpilot.simulator.render import Page, render_page
+    from screenpilot.simulator.widgets import Column, Dialog, list_item, list_view
+    from screenpilot.vision.pipeline import analyse
+
+    page = Page(body=Column(children=[list_view([list_item(f"Chat {i}", "hi") for i in range(8)])]))
+    dialog = Dialog(
+        title="Delete this conversation?", buttons=[("Cancel", "back"), ("Delete", "delete")]
+    )
+    frame = render_page(page, dialog=dialog)
+    screen = analyse(np.asarray(frame.image.convert("RGB"))).screen
+    front = {e.text for e in screen.in_front().elements}
+    assert {"Delete this conversation?", "Cancel", "Delete"} <= front
+    behind = {screen.element(i).text for i in screen.behind()}
+    assert "Chat 0" in behind and not front & {f"Chat {i}" for i in range(8)}
+    assert screen.describe().rstrip().splitlines()[-1].strip().startswith("[")  # page last

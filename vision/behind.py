@@ -33,11 +33,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Block, BlockKind, Box, Element
+from screenpilot.vision.dialogs import find_dialog
 from screenpilot.vision.image import RGB, channel_mean
 
 #: The share of the page's pixels (by grey level) that must be darker than ``DIMMED``
 #: of the dialog's brightest: the page's brightest pixels, bar a few.
-BRIGHT = 0.99
+BRIGHT = 0.995
 DIMMED = 0.8
 #: Blocks never behind: the system's bars and the keyboard stay above any scrim.
 ABOVE = (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)
@@ -78,8 +79,14 @@ def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int) -> bool:
         return False
     ys = np.arange(top, bottom, step)[: grey.shape[0], None]
     xs = np.arange(0, w, step)[None, : grey.shape[1]]
-    inside = (ys >= dialog.y1) & (ys < dialog.y2) & (xs >= dialog.x1) & (xs < dialog.x2)
-    page, own = grey[~inside], grey[inside]
+    m = max(8, w // 60)  # its edge, found to a few pixels, is neither
+    inside = (
+        (ys >= dialog.y1 + m) & (ys < dialog.y2 - m) & (xs >= dialog.x1 + m) & (xs < dialog.x2 - m)
+    )
+    around = (
+        (ys >= dialog.y1 - m) & (ys < dialog.y2 + m) & (xs >= dialog.x1 - m) & (xs < dialog.x2 + m)
+    )
+    page, own = grey[~around], grey[inside]
     if page.size < 0.1 * grey.size or own.size == 0:
         return False
     return float(np.quantile(page, BRIGHT)) <= DIMMED * float(np.quantile(own, BRIGHT))
@@ -95,6 +102,9 @@ def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> S
         box = _stacked(max(dialogs, key=lambda b: b.area), parts, pixels.shape[1], h)
         if is_scrimmed(pixels, box, top, bottom):
             return Surface(box, "dialog", top, bottom)
+    found = find_dialog(pixels, top, bottom)  # a dialog with no outline: by its edges
+    if found is not None and is_scrimmed(pixels, found, top, bottom):
+        return Surface(found, "dialog", top, bottom)
     if drawer is not None and bottom > top:
         top = scrim_top(pixels, drawer, top, bottom)
         return Surface(Box(0, top, drawer, bottom), "drawer", top, bottom) if bottom > top else None
@@ -159,6 +169,14 @@ def with_behind(
     moved = {e.id for e in elements if e.block_id not in above and _is_behind(e.box, surface)}
     if not moved:
         return blocks, elements
+    next_id = max((b.id for b in blocks), default=0) + 1
+    if surface.what == "dialog" and not any(
+        b.kind is BlockKind.DIALOG and b.box.iou(surface.box) >= 0.5 for b in blocks
+    ):
+        blocks, elements = _with_dialog(
+            blocks, elements, Block(next_id, surface.box, BlockKind.DIALOG)
+        )
+        next_id += 1
     region = Box(0, surface.top, w, surface.bottom)
     kept_home = {e.block_id for e in elements if e.id not in moved}
     kept = [
@@ -168,9 +186,7 @@ def with_behind(
         or b.kind in ABOVE
         or b.box.intersection(region) - b.box.intersection(surface.box) < MOSTLY * b.box.area
     ]
-    behind = Block(
-        max((b.id for b in blocks), default=0) + 1, region, BlockKind.BEHIND, caption=surface.what
-    )
+    behind = Block(next_id, region, BlockKind.BEHIND, caption=surface.what)
     ids = {b.id for b in kept}
     out = [
         dataclasses.replace(e, block_id=behind.id)
@@ -181,3 +197,18 @@ def with_behind(
         for e in elements
     ]
     return [*kept, behind], out
+
+
+def _with_dialog(
+    blocks: list[Block], elements: list[Element], dialog: Block
+) -> tuple[list[Block], list[Element]]:
+    """``dialog`` added to ``blocks``: the elements inside it whose home is no block
+    inside it (none, or the page's list it covers) move into it."""
+    inside = {b.id for b in blocks if b.box.intersection(dialog.box) >= 0.9 * b.box.area}
+    out = [
+        dataclasses.replace(e, block_id=dialog.id)
+        if dialog.box.contains(*e.box.center) and e.block_id not in inside
+        else e
+        for e in elements
+    ]
+    return [*blocks, dialog], out
