@@ -173,3 +173,48 @@ def test_the_virtual_phones_dialog_leaves_its_page_behind() -> None:
     behind = {screen.element(i).text for i in screen.behind()}
     assert "Chat 0" in behind and not front & {f"Chat {i}" for i in range(8)}
     assert screen.describe().rstrip().splitlines()[-1].strip().startswith("[")  # page last
+
+
+def _sheet_over(page: np.ndarray, edge: int, bottom: int = 2270) -> np.ndarray:
+    """``page`` under a 32 % black scrim, with a white sheet from ``edge`` to ``bottom``
+    (rounded top corners, a drag handle, two rows of text)."""
+    px = page.copy()
+    px[60:bottom] = (px[60:bottom].astype(np.float32) * 0.68).astype(np.uint8)
+    px[edge + 24 : bottom] = 255
+    px[edge:bottom, 24 : W - 24] = 255
+    px[edge + 30 : edge + 40, 500:580] = 200  # the drag handle
+    for y in (edge + 120, edge + 260):
+        px[y : y + 40, 80:600] = 40
+    return px
+
+
+def test_a_modal_bottom_sheet_leaves_the_page_above_behind() -> None:
+    px = _sheet_over(_page(), 1500)
+    elements = [
+        Element(1, ElementKind.TEXT, Box(80, 300, 600, 340), text="Headlines"),
+        Element(2, ElementKind.TEXT, Box(80, 1620, 600, 1660), text="Copy link"),
+        Element(3, ElementKind.TEXT, Box(80, 1760, 600, 1800), text="Share to Gmail"),
+    ]
+    blocks, out = with_behind(px, [STATUS, NAV], elements)
+    behind = next(b for b in blocks if b.kind is BlockKind.BEHIND)
+    assert behind.caption == "bottom sheet"
+    assert [e.block_id == behind.id for e in out] == [True, False, False]
+    screen = Screen(W, H, elements=tuple(out), blocks=tuple(blocks))
+    assert "[behind the bottom sheet, dimmed]" in screen.describe()
+
+
+def test_a_dark_app_bar_over_a_white_form_is_no_sheet() -> None:
+    """A red header with white actions over a white page steps lighter across the width,
+    as a sheet's edge does, but its white text says it is not dimmed."""
+    px = np.full((H, W, 3), 250, np.uint8)
+    px[:60] = 30
+    px[2270:] = 0
+    px[60:700] = (220, 60, 60)  # a coloured header taller than a fifth of the page
+    px[100:120, 900:1000] = 255  # its "SAVE" action, white (a sliver of the page)
+    px[300:420, 40:1040] = (240, 170, 170)  # a field on it
+    for y in range(1000, 2200, 200):
+        px[y : y + 40, 80:600] = 60
+    assert with_behind(px, [STATUS, NAV], [])[0] == [STATUS, NAV]
+    elements = [Element(1, ElementKind.TEXT, Box(800, 100, 1000, 140), text="SAVE")]
+    blocks, out = with_behind(px, [STATUS, NAV], elements)
+    assert blocks == [STATUS, NAV] and out == elements

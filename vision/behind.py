@@ -33,17 +33,22 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Block, BlockKind, Box, Element
-from screenpilot.vision.dialogs import find_dialog
+from screenpilot.vision.dialogs import find_dialog, sheet_edges, spans_width
 from screenpilot.vision.image import RGB, channel_mean
 
 #: The share of the page's pixels (by grey level) that must be darker than ``DIMMED``
 #: of the dialog's brightest: the page's brightest pixels, bar a few.
 BRIGHT = 0.995
+#: A bottom sheet's page is held to more of its pixels: a coloured header over a white
+#: form, or a camera's black viewfinder with white icons, leaves a few bright ones.
+SHEET_BRIGHT = 0.999
 DIMMED = 0.8
 #: Blocks never behind: the system's bars and the keyboard stay above any scrim.
 ABOVE = (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)
 #: A drawer's edge steps this much darker into its scrim (``vision.panels.DARKER``).
 DRAWER_STEP = 24.0
+#: A status bar is at least this share of the screen's short side tall (24 dp).
+STATUS_SHARE = 0.06
 #: A block lies behind when this share of its box does.
 MOSTLY = 0.6
 
@@ -59,9 +64,12 @@ class Surface:
     bottom: int
 
 
-def content_span(blocks: Sequence[Block], height: int) -> tuple[int, int]:
-    """The rows between the status bar and the navigation bar (or the keyboard)."""
-    top = max((b.box.y2 for b in blocks if b.kind is BlockKind.STATUS_BAR), default=0)
+def content_span(blocks: Sequence[Block], height: int, width: int = 0) -> tuple[int, int]:
+    """The rows between the status bar and the navigation bar (or the keyboard). The
+    status bar is at least ``STATUS_SHARE`` of the short side tall, found or not: its
+    icons stay white over any scrim."""
+    least = round(STATUS_SHARE * min(width or height, height))
+    top = max([least] + [b.box.y2 for b in blocks if b.kind is BlockKind.STATUS_BAR])
     bottom = min(
         (b.box.y1 for b in blocks if b.kind in (BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)),
         default=height,
@@ -69,9 +77,10 @@ def content_span(blocks: Sequence[Block], height: int) -> tuple[int, int]:
     return top, max(top, bottom)
 
 
-def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int) -> bool:
+def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int, bright: float = BRIGHT) -> bool:
     """Whether the page around ``dialog`` (rows ``top`` to ``bottom``) is dimmed: its
-    brightest pixels at most ``DIMMED`` of the dialog's own (module docstring)."""
+    brightest pixels (the ``bright`` quantile) at most ``DIMMED`` of the dialog's own
+    (module docstring)."""
     h, w = pixels.shape[:2]
     step = max(1, min(h, w) // 360)
     grey = channel_mean(pixels[top:bottom:step, ::step])
@@ -89,13 +98,13 @@ def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int) -> bool:
     page, own = grey[~around], grey[inside]
     if page.size < 0.1 * grey.size or own.size == 0:
         return False
-    return float(np.quantile(page, BRIGHT)) <= DIMMED * float(np.quantile(own, BRIGHT))
+    return float(np.quantile(page, bright)) <= DIMMED * float(np.quantile(own, bright))
 
 
 def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> Surface | None:
     """The dialog or drawer the screen shows over a scrim, if any (module docstring)."""
     h = pixels.shape[0]
-    top, bottom = content_span(blocks, h)
+    top, bottom = content_span(blocks, h, pixels.shape[1])
     dialogs = [b.box for b in blocks if b.kind is BlockKind.DIALOG]
     if dialogs:
         parts = [b.box for b in blocks if b.kind not in ABOVE]  # a list of its choices too
@@ -105,6 +114,10 @@ def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> S
     found = find_dialog(pixels, top, bottom)  # a dialog with no outline: by its edges
     if found is not None and is_scrimmed(pixels, found, top, bottom):
         return Surface(found, "dialog", top, bottom)
+    for edge in reversed(sheet_edges(pixels, top, bottom)):  # a modal bottom sheet
+        sheet = Box(0, edge, pixels.shape[1], bottom)
+        if spans_width(pixels, sheet) and is_scrimmed(pixels, sheet, top, bottom, SHEET_BRIGHT):
+            return Surface(sheet, "bottom sheet", top, bottom)
     if drawer is not None and bottom > top:
         top = scrim_top(pixels, drawer, top, bottom)
         return Surface(Box(0, top, drawer, bottom), "drawer", top, bottom) if bottom > top else None

@@ -15,7 +15,13 @@ middle of the panel meets the page (within ``CORNER_PX`` rows beyond the run: th
 rounded corners). Both themes: a scrim darkens the page, a light dialog is lighter, and
 a dark theme's dialog is a lighter grey (its elevation) than its dimmed page.
 
-Whether the page around it is dimmed is :func:`screenpilot.vision.behind.is_scrimmed`'s
+:func:`sheet_edges` finds where a modal bottom sheet may begin, the same way: rows
+where across ``SHEET_ACROSS`` of the middle 80 % of the width the pixels ``NEAR_PX``
+rows below are ``STEP`` lighter than above, at least ``SHEET_MIN`` of the content's
+height above its bottom and ``SHEET_ABOVE`` below its top (a modal sheet leaves a good
+part of the page above it; a dark app bar over a white page is no sheet's scrim).
+
+Whether the page around either is dimmed is :func:`screenpilot.vision.behind.is_scrimmed`'s
 question; a centred card on a darker page is not a dialog unless the page is.
 """
 
@@ -42,6 +48,14 @@ GAP_PX = 3
 MIN_HEIGHT = 0.08
 #: The top and bottom are looked for this many px beyond the straight side.
 CORNER_PX = 16
+#: A bottom sheet's top edge holds across this share of the middle 80 % of the width...
+SHEET_ACROSS = 0.9
+#: ... it is at least this share of the content's height tall...
+SHEET_MIN = 0.15
+#: ... and leaves at least this share of it above (the dimmed page).
+SHEET_ABOVE = 0.2
+#: Its sides: this share of the width at each edge of the screen.
+SIDE = 0.04
 
 
 def find_dialog(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | None:
@@ -112,3 +126,50 @@ def _ends(grey: npt.NDArray[np.float32], x1: int, x2: int, start: int, end: int)
             break
         y2 = y + 1
     return y1, y2
+
+
+def sheet_edges(pixels: RGB, top: int = 0, bottom: int | None = None) -> list[int]:
+    """The rows (screen pixels, top to bottom) where a modal bottom sheet may begin: the
+    whole width is lighter below them than above, with room for the sheet and for the
+    page above (module docstring). The caller tries them from the bottom up: the lowest
+    one over a dimmed page is the sheet's top (one higher up is an edge of the dimmed
+    page, one lower an edge inside the sheet)."""
+    h, w = pixels.shape[:2]
+    bottom = h if bottom is None else bottom
+    if w < 64 or bottom - top < 64:
+        return []
+    step = max(1, w // WORK_WIDTH)
+    grey = channel_mean(pixels[top:bottom:step, ::step])
+    rows, cols = grey.shape
+    middle = grey[:, cols // 10 : cols - cols // 10]
+    lighter = middle[2 * NEAR_PX :] - middle[: -2 * NEAR_PX] >= STEP  # row y + NEAR_PX
+    share = lighter.mean(axis=1)
+    lo, hi = int(SHEET_ABOVE * rows), int((1.0 - SHEET_MIN) * rows)
+    edges: list[int] = []
+    last = -2
+    for y in range(max(0, lo - NEAR_PX), min(len(share), hi - NEAR_PX)):
+        if share[y] >= SHEET_ACROSS:
+            if y > last + 1:  # the first row of each run
+                edges.append(top + (y + NEAR_PX) * step)
+            last = y
+    return edges
+
+
+def spans_width(pixels: RGB, sheet: Box) -> bool:
+    """Whether the panel below ``sheet``'s top edge reaches both sides of the screen: just
+    under its rounded corners, the outer ``SIDE`` of the width on each side is as light
+    as its middle (within ``STEP``) on most rows. A dialog's top edge fails: the page
+    beside it is dimmed."""
+    w = pixels.shape[1]
+    step = max(1, w // WORK_WIDTH)
+    y1 = sheet.y1 + CORNER_PX * step
+    y2 = min(sheet.y2, y1 + max(8, sheet.height // 8))
+    if y2 <= y1:
+        return False
+    grey = channel_mean(pixels[y1:y2:step, ::step])
+    cols = grey.shape[1]
+    side = max(1, int(SIDE * cols))
+    middle = np.median(grey[:, cols // 4 : cols - cols // 4], axis=1)
+    left = np.abs(grey[:, :side].mean(axis=1) - middle) <= STEP
+    right = np.abs(grey[:, cols - side :].mean(axis=1) - middle) <= STEP
+    return bool((left & right).mean() >= 0.8)
