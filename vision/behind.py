@@ -1,28 +1,34 @@
-"""What lies behind a modal surface: the page under a dialog's or a drawer's scrim.
+"""What lies behind a modal surface: the page under a dialog's, a bottom sheet's or a
+drawer's scrim.
 
-A dialog or an open navigation drawer darkens the page under it with a scrim. The page
-still shows, and OCR reads it ("CANCEL" and "CONTINUE" of a permission page under its
-"Deny anyway?" dialog), but a tap there does not reach it: it closes the dialog or the
-drawer. Describe keeps those elements (a person sees them too, and they say where the
-dialog was opened) and puts them in one ``BEHIND`` block, captioned ``dialog`` or
-``drawer``, which ``Screen.describe`` names as dimmed and which planners do not act on
-(``Screen.in_front``).
+A dialog, a modal bottom sheet or an open navigation drawer darkens the page under it
+with a scrim. The page still shows, and OCR reads it ("CANCEL" and "CONTINUE" of a
+permission page under its "Deny anyway?" dialog), but a tap there does not reach it: it
+closes the dialog. Describe keeps those elements (a person sees them too, and they say
+where the dialog was opened) and puts them in one ``BEHIND`` block, captioned
+``dialog``, ``bottom sheet`` or ``drawer``, which ``Screen.describe`` names as dimmed
+and which planners do not act on (``Screen.in_front``).
 
-- **The surface**: the largest ``DIALOG`` region (``blocks.layout_regions``: a closed
-  rectangle inset alike on both sides, darker beside it), or an open drawer
+- **The surface**, the first of: the largest ``DIALOG`` region (``blocks.layout_regions``:
+  a closed rectangle of lines), joined with the regions stacked on it with its sides;
+  a dialog found by its edges (``vision.dialogs.find_dialog``: Material dialogs have no
+  outline), which becomes a ``DIALOG`` block; a bottom sheet (``vision.dialogs``: a
+  panel across the width from a row down to the bottom); an open drawer
   (``vision.panels.drawer_edge``: the panel from the left edge to its right edge).
-- **The scrim** (dialogs only; the drawer's edge is found by its scrim): the brightest
-  pixels of the page around the dialog (its ``BRIGHT`` quantile of grey, between the
-  bars) are at most ``DIMMED`` of the dialog's own. A white page under Material's 32 %
-  black scrim is at most 174 of 255 against the dialog's 255; a card on a grey page
-  has white cards beside it, so it is no dialog.
+- **The scrim** (the drawer's edge is found by its scrim): the brightest pixels of the
+  page around the dialog or above the sheet (the ``BRIGHT`` quantile of grey, between the
+  bars, a thin band round the surface's edge left out; ``SHEET_BRIGHT`` for a sheet) are
+  at most ``DIMMED`` of the surface's own. A white page under Material's 32 % black
+  scrim is at most 174 of 255 against the dialog's 255; a card on a grey page has white
+  cards beside it, so it is no dialog.
 - **Behind**: an element whose centre lies under the scrim and outside the surface
   (left of a drawer's edge is the drawer), and whose home is no status bar, navigation
-  bar or keyboard. The scrim spans the rows between the bars; a drawer's starts where
-  its edge first steps darker (``scrim_top``: some apps open the drawer under their
-  app bar, which stays in front). A block left with none of its elements that lies
-  mostly behind (the page's toolbar, its list) is dropped: what it held is in the
-  ``BEHIND`` block.
+  bar or keyboard. The scrim spans the rows between the bars (the status bar at least
+  ``STATUS_SHARE`` of the short side: its icons stay white over a scrim); a drawer's
+  starts where its edge first steps darker (``scrim_top``: some apps open the drawer
+  under their app bar, which stays in front). A block left with none of its elements
+  that lies mostly behind (the page's toolbar, its list) is dropped: what it held is in
+  the ``BEHIND`` block.
 """
 
 from __future__ import annotations
@@ -55,8 +61,8 @@ MOSTLY = 0.6
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Surface:
-    """A modal surface: its box, what it is (``dialog`` or ``drawer``) and the rows its
-    scrim covers (``top`` to ``bottom``)."""
+    """A modal surface: its box, what it is (``dialog``, ``bottom sheet`` or ``drawer``)
+    and the rows its scrim covers (``top`` to ``bottom``)."""
 
     box: Box
     what: str
@@ -102,7 +108,8 @@ def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int, bright: float =
 
 
 def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> Surface | None:
-    """The dialog or drawer the screen shows over a scrim, if any (module docstring)."""
+    """The dialog, bottom sheet or drawer the screen shows over a scrim, if any (module
+    docstring)."""
     h = pixels.shape[0]
     top, bottom = content_span(blocks, h, pixels.shape[1])
     dialogs = [b.box for b in blocks if b.kind is BlockKind.DIALOG]
