@@ -22,13 +22,18 @@ and which planners do not act on (``Screen.in_front``).
   scrim is at most 174 of 255 against the dialog's 255; a card on a grey page has white
   cards beside it, so it is no dialog.
 - **Behind**: an element whose centre lies under the scrim and outside the surface
-  (left of a drawer's edge is the drawer), and whose home is no status bar, navigation
-  bar or keyboard. The scrim spans the rows between the bars (the status bar at least
-  ``STATUS_SHARE`` of the short side: its icons stay white over a scrim); a drawer's
-  starts where its edge first steps darker (``scrim_top``: some apps open the drawer
-  under their app bar, which stays in front). A block left with none of its elements
-  that lies mostly behind (the page's toolbar, its list) is dropped: what it held is in
-  the ``BEHIND`` block.
+  (left of a drawer's edge is the drawer), whose home is no status bar, navigation bar
+  or keyboard, and which is itself dimmed (its ``BRIGHT`` quantile of grey at most
+  ``DIMMED`` of the surface's: a status bar's white clock that describe did not put in
+  the bar is drawn above the scrim). The scrim spans the rows between the bars (the
+  status bar at least ``STATUS_SHARE`` of the short side); a sheet's page test starts
+  below the screen's top band of one colour (``status_band``: a status bar over a
+  camera's cutout can be 170 px tall, its icons white over the scrim; a dialog's does
+  not, where a dark page's own white title under that band is the evidence); a
+  drawer's scrim starts where its edge first steps darker (``scrim_top``: some apps
+  open the drawer under their app bar, which stays in front). A block left with none
+  of its elements that lies mostly behind (the page's toolbar, its list) is dropped:
+  what it held is in the ``BEHIND`` block.
 """
 
 from __future__ import annotations
@@ -55,6 +60,10 @@ ABOVE = (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)
 DRAWER_STEP = 24.0
 #: A status bar is at least this share of the screen's short side tall (24 dp).
 STATUS_SHARE = 0.06
+#: The top band of one colour (``status_band``) is looked for in this share of the
+#: height, its rows within ``BAND_LEVELS`` of the first row's colour.
+STATUS_MOST = 0.1
+BAND_LEVELS = 12
 #: A block lies behind when this share of its box does.
 MOSTLY = 0.6
 
@@ -107,6 +116,21 @@ def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int, bright: float =
     return float(np.quantile(page, bright)) <= DIMMED * float(np.quantile(own, bright))
 
 
+def status_band(pixels: RGB, top: int) -> int:
+    """The first row below the screen's top band of one colour, when it ends below
+    ``top`` (and within ``STATUS_MOST`` of the height): a status bar describe found too
+    short, or one over a camera's cutout, is one colour with white icons, which stay
+    white over a scrim. The page's scrim test starts there."""
+    from screenpilot.vision.blocks import row_colours
+
+    h = pixels.shape[0]
+    most = int(STATUS_MOST * h)
+    colours = row_colours(pixels[: most + 1])
+    differs = np.abs(colours - colours[0]).max(axis=1) > BAND_LEVELS
+    end = int(np.argmax(differs)) if differs.any() else most
+    return max(top, min(end, most))
+
+
 def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> Surface | None:
     """The dialog, bottom sheet or drawer the screen shows over a scrim, if any (module
     docstring)."""
@@ -121,9 +145,11 @@ def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> S
     found = find_dialog(pixels, top, bottom)  # a dialog with no outline: by its edges
     if found is not None and is_scrimmed(pixels, found, top, bottom):
         return Surface(found, "dialog", top, bottom)
-    for edge in reversed(sheet_edges(pixels, top, bottom)):  # a modal bottom sheet
+    edges = sheet_edges(pixels, top, bottom)  # a modal bottom sheet
+    band = status_band(pixels, top) if edges else top  # where the page's test starts
+    for edge in reversed(edges):
         sheet = Box(0, edge, pixels.shape[1], bottom)
-        if spans_width(pixels, sheet) and is_scrimmed(pixels, sheet, top, bottom, SHEET_BRIGHT):
+        if spans_width(pixels, sheet) and is_scrimmed(pixels, sheet, band, bottom, SHEET_BRIGHT):
             return Surface(sheet, "bottom sheet", top, bottom)
     if drawer is not None and bottom > top:
         top = scrim_top(pixels, drawer, top, bottom)
@@ -170,6 +196,27 @@ def _stacked(box: Box, parts: Sequence[Box], w: int, h: int) -> Box:
     return box
 
 
+def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
+    """The ``BRIGHT`` quantile of grey inside ``box``, on its pixels outside ``outside``
+    (a page's line cut by a sheet's edge is judged by its part above the sheet). A
+    status bar's white clock is brighter than any scrim lets a page be: it is drawn
+    above it."""
+    h, w = pixels.shape[:2]
+    x1, y1, x2, y2 = max(0, box.x1), max(0, box.y1), min(w, box.x2), min(h, box.y2)
+    step = max(1, min(box.width, box.height) // 48)
+    grey = channel_mean(pixels[y1:y2:step, x1:x2:step])
+    if grey.size == 0:
+        return 0.0
+    if outside is not None:
+        ys = np.arange(y1, y2, step)[: grey.shape[0], None]
+        xs = np.arange(x1, x2, step)[None, : grey.shape[1]]
+        keep = ~((ys >= outside.y1) & (ys < outside.y2) & (xs >= outside.x1) & (xs < outside.x2))
+        grey = grey[keep]
+        if grey.size == 0:
+            return 0.0
+    return float(np.quantile(grey, BRIGHT))
+
+
 def _is_behind(box: Box, surface: Surface) -> bool:
     cx, cy = box.center
     return surface.top <= cy < surface.bottom and not surface.box.contains(cx, cy)
@@ -186,7 +233,16 @@ def with_behind(
         return blocks, elements
     w = pixels.shape[1]
     above = {b.id for b in blocks if b.kind in ABOVE}
-    moved = {e.id for e in elements if e.block_id not in above and _is_behind(e.box, surface)}
+    lit = DIMMED * _bright(pixels, surface.box)  # brighter than this: not under the scrim
+    m = max(8, w // 60)  # the surface's edge, found to a few pixels, is not the page
+    edge = Box(surface.box.x1 - m, surface.box.y1 - m, surface.box.x2 + m, surface.box.y2 + m)
+    moved = {
+        e.id
+        for e in elements
+        if e.block_id not in above
+        and _is_behind(e.box, surface)
+        and _bright(pixels, e.box, edge) <= lit
+    }
     if not moved:
         return blocks, elements
     next_id = max((b.id for b in blocks), default=0) + 1
