@@ -46,6 +46,7 @@ import numpy as np
 from screenpilot.model import Block, BlockKind, Box, Element
 from screenpilot.vision.dialogs import find_dialog, sheet_edges, spans_width
 from screenpilot.vision.image import RGB, channel_mean
+from screenpilot.vision.panels import DARKER
 
 #: The share of the page's pixels (by grey level) that must be darker than ``DIMMED``
 #: of the dialog's brightest: the page's brightest pixels, bar a few.
@@ -56,8 +57,6 @@ SHEET_BRIGHT = 0.999
 DIMMED = 0.8
 #: Blocks never behind: the system's bars and the keyboard stay above any scrim.
 ABOVE = (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR, BlockKind.KEYBOARD)
-#: A drawer's edge steps this much darker into its scrim (``vision.panels.DARKER``).
-DRAWER_STEP = 24.0
 #: A status bar is at least this share of the screen's short side tall (24 dp).
 STATUS_SHARE = 0.06
 #: The top band of one colour (``status_band``) is looked for in this share of the
@@ -101,15 +100,9 @@ def is_scrimmed(pixels: RGB, dialog: Box, top: int, bottom: int, bright: float =
     grey = channel_mean(pixels[top:bottom:step, ::step])
     if grey.size == 0:
         return False
-    ys = np.arange(top, bottom, step)[: grey.shape[0], None]
-    xs = np.arange(0, w, step)[None, : grey.shape[1]]
     m = max(8, w // 60)  # its edge, found to a few pixels, is neither
-    inside = (
-        (ys >= dialog.y1 + m) & (ys < dialog.y2 - m) & (xs >= dialog.x1 + m) & (xs < dialog.x2 - m)
-    )
-    around = (
-        (ys >= dialog.y1 - m) & (ys < dialog.y2 + m) & (xs >= dialog.x1 - m) & (xs < dialog.x2 + m)
-    )
+    inside = _in_box(grey.shape, top, 0, step, _grown(dialog, -m))
+    around = _in_box(grey.shape, top, 0, step, _grown(dialog, m))
     page, own = grey[~around], grey[inside]
     if page.size < 0.1 * grey.size or own.size == 0:
         return False
@@ -167,7 +160,7 @@ def scrim_top(pixels: RGB, edge: int, top: int, bottom: int) -> int:
     if edge - near < 0 or edge + near + hold >= w:
         return top
     grey = channel_mean(pixels[:, [edge - near, edge + near + hold]])
-    steps = grey[:, 0] - grey[:, 1] >= DRAWER_STEP
+    steps = grey[:, 0] - grey[:, 1] >= DARKER  # the step drawer_edge found the edge by
     gap = max(4, h // 100)
     first, miss = (top + bottom) // 2, 0
     for y in range((top + bottom) // 2, top - 1, -1):
@@ -196,6 +189,22 @@ def _stacked(box: Box, parts: Sequence[Box], w: int, h: int) -> Box:
     return box
 
 
+def _grown(box: Box, m: int) -> tuple[int, int, int, int]:
+    """``box``'s edges moved out by ``m`` px (in, for a negative ``m``); may be empty."""
+    return (box.x1 - m, box.y1 - m, box.x2 + m, box.y2 + m)
+
+
+def _in_box(
+    shape: tuple[int, ...], y0: int, x0: int, step: int, box: Box | tuple[int, int, int, int]
+) -> np.ndarray:
+    """Which cells of a grid sampled every ``step`` px from (``x0``, ``y0``) lie in ``box``
+    (x1, y1, x2, y2 in screen pixels)."""
+    x1, y1, x2, y2 = box.as_tuple() if isinstance(box, Box) else box
+    ys = np.arange(y0, y0 + shape[0] * step, step)[: shape[0], None]
+    xs = np.arange(x0, x0 + shape[1] * step, step)[None, : shape[1]]
+    return (ys >= y1) & (ys < y2) & (xs >= x1) & (xs < x2)
+
+
 def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
     """The ``BRIGHT`` quantile of grey inside ``box``, on its pixels outside ``outside``
     (a page's line cut by a sheet's edge is judged by its part above the sheet). A
@@ -208,10 +217,7 @@ def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
     if grey.size == 0:
         return 0.0
     if outside is not None:
-        ys = np.arange(y1, y2, step)[: grey.shape[0], None]
-        xs = np.arange(x1, x2, step)[None, : grey.shape[1]]
-        keep = ~((ys >= outside.y1) & (ys < outside.y2) & (xs >= outside.x1) & (xs < outside.x2))
-        grey = grey[keep]
+        grey = grey[~_in_box(grey.shape, y1, x1, step, outside)]
         if grey.size == 0:
             return 0.0
     return float(np.quantile(grey, BRIGHT))
@@ -235,7 +241,7 @@ def with_behind(
     above = {b.id for b in blocks if b.kind in ABOVE}
     lit = DIMMED * _bright(pixels, surface.box)  # brighter than this: not under the scrim
     m = max(8, w // 60)  # the surface's edge, found to a few pixels, is not the page
-    edge = Box(surface.box.x1 - m, surface.box.y1 - m, surface.box.x2 + m, surface.box.y2 + m)
+    edge = Box(*_grown(surface.box, m))
     moved = {
         e.id
         for e in elements

@@ -15,6 +15,7 @@ described; the command then exits 4 naming the files it could not describe.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,22 +66,23 @@ def _overlay_names(files: Sequence[Path]) -> dict[Path, str]:
     many of its folders before it as two files' names need to differ
     (``MaterialFiles-2`` and ``LoopHabits-2``)."""
     parts = {f: f.with_suffix("").parts for f in files}
+    deepest = max((len(p) for p in parts.values()), default=0)
+    # how many distinct files end in each name, at each depth
+    counts = [Counter("-".join(p[-depth:]) for p in parts.values()) for depth in range(deepest + 1)]
     names: dict[Path, str] = {}
+    taken: set[str] = set()
     for f in files:
         depth = 1
-        while True:
-            name = "-".join(parts[f][-depth:])
-            clash = any(g != f and "-".join(parts[g][-depth:]) == name for g in files)
-            if not clash or depth >= len(parts[f]):
-                break
+        while counts[depth]["-".join(parts[f][-depth:])] > 1 and depth < len(parts[f]):
             depth += 1
-        name = name.lstrip(".-/") or f.stem
-        taken = set(names.values())
+        name = "-".join(parts[f][-depth:]).lstrip(".-/") or f.stem
         base, n = name, 1
         while name in taken:  # the same path twice, or a.png beside a.jpg
             n += 1
             name = f"{base}-{n}"
+        taken.discard(names.get(f, ""))  # a path given twice keeps its last name only
         names[f] = name
+        taken.add(name)
     return names
 
 
