@@ -89,6 +89,7 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
                 checkable=bool(v.get("checkable")),
                 text=str(v.get("text") or "").strip(),
                 desc=str(v.get("content_description") or "").strip(),
+                rid=str(v.get("resource_id") or "").strip(),
             )
         )
     for node in nodes:

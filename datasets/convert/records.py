@@ -57,3 +57,7 @@ class Node:
     children: list[int] = field(default_factory=list)
     text: str = ""
     desc: str = ""
+    #: The view's resource id as the hierarchy gives it, the package included
+    #: (``com.foo:id/editIcon``; ``""`` when it has none or the format lacks it):
+    #: extra information for the icon crops, never used for the detector's boxes.
+    rid: str = ""

@@ -35,6 +35,7 @@ def rico_nodes(root: Mapping[str, Any], scale: float = 1.0) -> list[Node]:
             checkable=bool(raw.get("checkable")),
             text=str(raw.get("text") or "").strip(),
             desc=_rico_desc(raw.get("content-desc")),
+            rid=str(raw.get("resource-id") or "").strip(),
         )
         nodes.append(node)
         if parent >= 0:

@@ -54,6 +54,7 @@ def uiautomator_nodes(root: ET.Element, scale: float = 1.0) -> list[Node]:
             checkable=_flag(element, "checkable"),
             text=(element.get("text") or "").strip(),
             desc=(element.get("content-desc") or "").strip(),
+            rid=(element.get("resource-id") or "").strip(),
         )
         nodes.append(node)
         if parent >= 0:

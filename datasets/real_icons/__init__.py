@@ -39,8 +39,21 @@ button function), falling back to the vocabulary's own synonym matching
 (``Vocabulary.map_description``) for descriptions the table does not list; each
 crop records which of the two labelled it.
 
-Modules: ``records`` (the screens), ``table`` (descriptions -> labels), ``extract`` (the
-crops and their filters) and ``arrays`` (the crops as model input).
+**Resource ids** (``extract(..., ids=ResourceIdTable.load())``, off by default): an
+image view (the class rules above) with **no** content description but a resource id
+(``Node.rid``), none of its ancestors a description candidate, is cut by the same
+filters and labelled by :class:`ResourceIdTable` (``vision/data/icon_resource_ids.json``:
+the id's words, ``editIcon`` -> ``edit``, generic words such as ``btn``, ``icon``,
+``view`` dropped, matched to a label or ``null`` with a reason); its ``how`` is
+``resource id`` (labelled), ``resource id excluded`` or ``resource id unmapped``, its
+duplicate key holds the id's words in place of the description, and apps named in
+``id_skip_apps`` (the held-out apps) get none. Dropped id candidates are counted apart
+(``CropReport.id_dropped``), so the description crops and their counts are the same
+with or without ids.
+
+Modules: ``records`` (the screens), ``table`` (descriptions -> labels), ``ids``
+(resource ids -> labels), ``extract`` (the crops and their filters) and ``arrays`` (the
+crops as model input).
 """
 
 from screenpilot.datasets.real_icons.arrays import augmented_arrays, jittered, to_array
@@ -54,6 +67,16 @@ from screenpilot.datasets.real_icons.extract import (
     dhash,
     extract,
     icon_candidates,
+    id_candidates,
+)
+from screenpilot.datasets.real_icons.ids import (
+    HOW_ID,
+    HOW_ID_EXCLUDED,
+    HOW_ID_UNMAPPED,
+    IDS_FORMAT,
+    ResourceIdTable,
+    id_name,
+    split_words,
 )
 from screenpilot.datasets.real_icons.records import (
     ScreenRecord,
@@ -69,6 +92,10 @@ from screenpilot.datasets.real_icons.table import (
 
 __all__ = [
     "ACTION_CLASSES",
+    "HOW_ID",
+    "HOW_ID_EXCLUDED",
+    "HOW_ID_UNMAPPED",
+    "IDS_FORMAT",
     "IMAGE_CLASSES",
     "SYSTEM_UI",
     "TABLE_FORMAT",
@@ -76,6 +103,7 @@ __all__ = [
     "DescriptionTable",
     "IconFilters",
     "RealIcon",
+    "ResourceIdTable",
     "ScreenRecord",
     "TableEntry",
     "augmented_arrays",
@@ -83,8 +111,11 @@ __all__ = [
     "extract",
     "held_out_apps",
     "icon_candidates",
+    "id_candidates",
+    "id_name",
     "jittered",
     "normalise",
     "screens_from_manifest",
+    "split_words",
     "to_array",
 ]

@@ -1,12 +1,14 @@
 """Icon crops cut from real screens by their view hierarchies: which nodes are icons
 (class, own description, visible, icon-sized, not blank, not a duplicate in the app),
-each labelled by the description table; see the package docstring for the filters."""
+each labelled by the description table, and, when a resource-id table is given, image
+views with no description labelled by their resource id; see the package docstring for
+the filters."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +16,7 @@ import numpy as np
 from PIL import Image
 
 from screenpilot.datasets.convert import Node, is_visible, simple_name
+from screenpilot.datasets.real_icons.ids import ResourceIdTable
 from screenpilot.datasets.real_icons.records import ScreenRecord
 from screenpilot.datasets.real_icons.table import DescriptionTable, normalise
 from screenpilot.errors import DataError
@@ -49,6 +52,9 @@ class RealIcon:
     view_class: str
     box: tuple[int, int, int, int]
     screen_size: tuple[int, int]
+    #: the resource id's words (``ResourceIdTable.words_of``) of a crop labelled by its
+    #: resource id (``description`` is then ``""``); ``""`` for description crops
+    id_words: str = ""
 
 
 @dataclass
@@ -63,6 +69,11 @@ class CropReport:
     how: Counter[str] = field(default_factory=Counter)
     unmapped: Counter[str] = field(default_factory=Counter)
     mapped: Counter[str] = field(default_factory=Counter)
+    #: resource-id crops (no description) by their id words, labelled or not
+    id_candidates: int = 0
+    id_dropped: Counter[str] = field(default_factory=Counter)
+    ids_mapped: Counter[str] = field(default_factory=Counter)
+    ids_unmapped: Counter[str] = field(default_factory=Counter)
 
     def to_json(self) -> dict[str, Any]:
         """Counts for a report."""
@@ -75,6 +86,10 @@ class CropReport:
             "labelled_by": dict(self.how),
             "mapped_descriptions": dict(self.mapped.most_common()),
             "unmapped_descriptions": dict(self.unmapped.most_common()),
+            "id_candidates": self.id_candidates,
+            "id_dropped": dict(self.id_dropped.most_common()),
+            "mapped_ids": dict(self.ids_mapped.most_common()),
+            "unmapped_ids": dict(self.ids_unmapped.most_common()),
         }
 
 
@@ -122,6 +137,23 @@ def icon_candidates(nodes: Sequence[Node]) -> list[tuple[Node, str]]:
             and not any(n.index in taken for n in inside)
         ):
             out.append((node, "container"))
+    return out
+
+
+def id_candidates(nodes: Sequence[Node]) -> list[Node]:
+    """Image views (the class rules of ``icon_candidates``) with no content description
+    but a resource id, none of their ancestors a description candidate (the described
+    container or image already holds the icon)."""
+    described = {node.index for node, _ in icon_candidates(nodes)}
+    out = []
+    for node in nodes:
+        if node.desc or not node.rid or not _is_image(node):
+            continue
+        parent = node.parent
+        while parent >= 0 and parent not in described:
+            parent = nodes[parent].parent
+        if parent < 0:
+            out.append(node)
     return out
 
 
@@ -178,9 +210,17 @@ def extract(
     filters: IconFilters = IconFilters(),
     splits: Sequence[str] | None = None,
     report: CropReport | None = None,
+    ids: ResourceIdTable | None = None,
+    id_skip_apps: Collection[str] = (),
 ) -> list[RealIcon]:
     """The icon crops of ``records`` (those of ``splits`` only, if given); see the module
-    docstring. Unmapped and excluded crops are returned too, with ``label`` ``None``."""
+    docstring. Unmapped and excluded crops are returned too, with ``label`` ``None``.
+
+    With ``ids``, image views with no description but a resource id are cut too (after
+    the description crops of their screen, by the same filters; their duplicate key
+    holds the id's words, marked apart from descriptions, so the description crops are
+    the same with or without ``ids``), labelled by that table, except in the apps of
+    ``id_skip_apps`` (the held-out apps, whose test set stays the description crops)."""
     table = table or DescriptionTable.load()
     report = report if report is not None else CropReport()
     seen: set[tuple[str, str, int]] = set()
@@ -197,6 +237,8 @@ def extract(
             report.screens_unreadable += 1
             continue
         out.extend(_icons_of_screen(record, screen, nodes, packages, table, filters, report, seen))
+        if ids is not None and record.app not in id_skip_apps:
+            out.extend(_id_icons(record, screen, nodes, packages, ids, filters, report, seen))
     return out
 
 
@@ -214,17 +256,10 @@ def _icons_of_screen(
         # the notification shade over an app belongs to System UI, not to the app
         app = SYSTEM_UI if packages[node.index] == SYSTEM_UI else record.app
         report.candidates += 1
-        if not is_visible(nodes, node.index):
-            report.dropped["invisible"] += 1
+        cut = _cut(nodes, node, screen, filters, report.dropped)
+        if cut is None:
             continue
-        box = _box_reason(node.box, screen.size, filters)
-        if isinstance(box, str):
-            report.dropped[box] += 1
-            continue
-        crop = screen.crop(box)
-        if float(np.asarray(crop.convert("L"), dtype=np.float32).std()) < filters.min_std:
-            report.dropped["blank"] += 1
-            continue
+        crop, box = cut
         key = (
             app,
             normalise(node.desc),
@@ -249,4 +284,70 @@ def _icons_of_screen(
             view_class=simple_name(node.cls),
             box=box,
             screen_size=screen.size,
+        )
+
+
+def _cut(
+    nodes: Sequence[Node],
+    node: Node,
+    screen: Image.Image,
+    filters: IconFilters,
+    dropped: Counter[str],
+) -> tuple[Image.Image, tuple[int, int, int, int]] | None:
+    """The node's crop and box, or ``None`` (the reason counted in ``dropped``)."""
+    if not is_visible(nodes, node.index):
+        dropped["invisible"] += 1
+        return None
+    box = _box_reason(node.box, screen.size, filters)
+    if isinstance(box, str):
+        dropped[box] += 1
+        return None
+    crop = screen.crop(box)
+    if float(np.asarray(crop.convert("L"), dtype=np.float32).std()) < filters.min_std:
+        dropped["blank"] += 1
+        return None
+    return crop, box
+
+
+def _id_icons(
+    record: ScreenRecord,
+    screen: Image.Image,
+    nodes: Sequence[Node],
+    packages: Sequence[str],
+    ids: ResourceIdTable,
+    filters: IconFilters,
+    report: CropReport,
+    seen: set[tuple[str, str, int]],
+) -> Iterator[RealIcon]:
+    for node in id_candidates(nodes):
+        app = SYSTEM_UI if packages[node.index] == SYSTEM_UI else record.app
+        words = ids.words_of(node.rid)
+        if not words:  # "android:id/icon": nothing but generic words
+            continue
+        report.id_candidates += 1
+        cut = _cut(nodes, node, screen, filters, report.id_dropped)
+        if cut is None:
+            continue
+        crop, box = cut
+        # "id:" keeps these keys apart from descriptions (normalised, they hold no ":")
+        key = (app, "id:" + words, dhash(crop) if filters.hash_dedupe else hash(crop.tobytes()))
+        if key in seen:
+            report.id_dropped["duplicate in app"] += 1
+            continue
+        seen.add(key)
+        label, how = ids.lookup(node.rid, app)
+        report.how[how] += 1
+        (report.ids_mapped if label else report.ids_unmapped)[words] += 1
+        yield RealIcon(
+            image=crop,
+            description="",
+            label=label,
+            how=how,
+            app=app,
+            split=record.split,
+            screen=str(record.original),
+            view_class=simple_name(node.cls),
+            box=box,
+            screen_size=screen.size,
+            id_words=words,
         )

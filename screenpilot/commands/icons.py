@@ -195,6 +195,13 @@ def train_icons_real_cmd(
         help="Rendered icon family kept out of the rendered batches (scored by `eval icons "
         "--held-out`); '' = none: every family renders, Google's Material icons too.",
     ),
+    resource_ids: bool = typer.Option(
+        True,
+        "--resource-ids/--no-resource-ids",
+        help="Also cut image views with no description whose resource id names a function "
+        "(vision/data/icon_resource_ids.json) in the train and dev apps; --no-resource-ids "
+        "= the description crops alone (st_plain's crops).",
+    ),
 ) -> None:
     """Fine-tune the exported icon model on real icon crops + rendered crops."""
     from screenpilot.training.icons.real import RealTuneConfig, train
@@ -219,6 +226,7 @@ def train_icons_real_cmd(
         seed=seed,
         resume=resume,
         test_family=test_family,
+        resource_ids=resource_ids,
     )
     result = train(cfg, log=lambda line: console.print(line, highlight=False, soft_wrap=True))
     console.print(json.dumps(result), highlight=False, soft_wrap=True)

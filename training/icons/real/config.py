@@ -39,3 +39,6 @@ class RealTuneConfig:
     # the rendered family kept out of the rendered batches ("" = none: every family,
     # Google's Material icons too, which most Android apps draw with)
     test_family: str = TEST_FAMILY
+    # image views with no description labelled by their resource id
+    # (vision/data/icon_resource_ids.json) join the train and dev crops (never test)
+    resource_ids: bool = True
