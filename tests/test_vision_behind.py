@@ -7,6 +7,7 @@ import numpy as np
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision.behind import scrim_top, with_behind
+from screenpilot.vision.dialogs import sheet_edges
 from screenpilot.vision.panels import drawer_edge
 
 W, H = 1080, 2400
@@ -218,3 +219,18 @@ def test_a_dark_app_bar_over_a_white_form_is_no_sheet() -> None:
     elements = [Element(1, ElementKind.TEXT, Box(800, 100, 1000, 140), text="SAVE")]
     blocks, out = with_behind(px, [STATUS, NAV], elements)
     assert blocks == [STATUS, NAV] and out == elements
+
+
+def test_a_light_divider_across_a_dark_page_is_no_sheets_edge() -> None:
+    """A dark theme's list: a grey divider line across the width steps lighter below it
+    for a row or two, as a sheet's edge does, but the page under it is dark again."""
+    px = np.full((H, W, 3), 20, np.uint8)
+    px[2270:] = 0
+    px[100:140, 80:700] = 150  # the title, grey (the dim part of a dark page)
+    for y in (600, 1000, 1400):
+        px[y : y + 4, 0:W] = 70  # dividers across the whole width
+        px[y + 60 : y + 100, 80:600] = 140  # a row's text
+    assert [e for e in sheet_edges(px, 60, 2270) if abs(e - 1000) < 40] == []
+    sheet = px.copy()
+    sheet[1400:2270] = 70  # a real panel: lighter from its edge down
+    assert any(abs(e - 1400) <= 8 for e in sheet_edges(sheet, 60, 2270))

@@ -1,5 +1,5 @@
 """What lies behind a modal surface: the page under a dialog's, a bottom sheet's or a
-drawer's scrim.
+drawer's scrim, or around a popup menu.
 
 A dialog, a modal bottom sheet or an open navigation drawer darkens the page under it
 with a scrim. The page still shows, and OCR reads it ("CANCEL" and "CONTINUE" of a
@@ -14,7 +14,10 @@ and which planners do not act on (``Screen.in_front``).
   a dialog found by its edges (``vision.dialogs.find_dialog``: Material dialogs have no
   outline), which becomes a ``DIALOG`` block; a bottom sheet (``vision.dialogs``: a
   panel across the width from a row down to the bottom); an open drawer
-  (``vision.panels.drawer_edge``: the panel from the left edge to its right edge).
+  (``vision.panels.drawer_edge``: the panel from the left edge to its right edge); a
+  popup menu (``vision.menus.find_menu``: a raised panel whose shadow darkens the page
+  below and beside it), which becomes a ``MENU`` block. A menu has no scrim: the page
+  around it is behind it, dimmed or not, and its caption is ``menu``.
 - **The scrim** (the drawer's edge is found by its scrim): the brightest pixels of the
   page around the dialog or above the sheet (the ``BRIGHT`` quantile of grey, between the
   bars, a thin band round the surface's edge left out; ``SHEET_BRIGHT`` for a sheet) are
@@ -46,6 +49,7 @@ import numpy as np
 from screenpilot.model import Block, BlockKind, Box, Element
 from screenpilot.vision.dialogs import find_dialog, sheet_edges, spans_width
 from screenpilot.vision.image import RGB, channel_mean
+from screenpilot.vision.menus import EDGE, find_menu
 from screenpilot.vision.panels import DARKER
 
 #: The share of the page's pixels (by grey level) that must be darker than ``DIMMED``
@@ -147,7 +151,14 @@ def modal_surface(pixels: RGB, blocks: Sequence[Block], drawer: int | None) -> S
     if drawer is not None and bottom > top:
         top = scrim_top(pixels, drawer, top, bottom)
         return Surface(Box(0, top, drawer, bottom), "drawer", top, bottom) if bottom > top else None
-    return None
+    menu = find_menu(pixels, top, bottom)  # a popup menu: a shadow, no scrim
+    if menu is None:
+        return None
+    # a panel from the left edge down to the bottom, most of the page tall, is a drawer
+    # whose edge drawer_edge missed
+    drawn = menu.x1 <= EDGE * pixels.shape[1] and menu.y2 >= bottom - 1
+    what = "drawer" if drawn and menu.height >= 0.5 * (bottom - top) else "menu"
+    return Surface(menu, what, top, bottom)
 
 
 def scrim_top(pixels: RGB, edge: int, top: int, bottom: int) -> int:
@@ -239,7 +250,8 @@ def with_behind(
         return blocks, elements
     w = pixels.shape[1]
     above = {b.id for b in blocks if b.kind in ABOVE}
-    lit = DIMMED * _bright(pixels, surface.box)  # brighter than this: not under the scrim
+    # brighter than this: not under the scrim (a menu's page is not dimmed at all)
+    lit = DIMMED * _bright(pixels, surface.box) if surface.what != "menu" else 255.0
     m = max(8, w // 60)  # the surface's edge, found to a few pixels, is not the page
     edge = Box(*_grown(surface.box, m))
     moved = {
@@ -252,12 +264,11 @@ def with_behind(
     if not moved:
         return blocks, elements
     next_id = max((b.id for b in blocks), default=0) + 1
-    if surface.what == "dialog" and not any(
-        b.kind is BlockKind.DIALOG and b.box.iou(surface.box) >= 0.5 for b in blocks
+    kind = {"dialog": BlockKind.DIALOG, "menu": BlockKind.MENU}.get(surface.what)
+    if kind is not None and not any(
+        b.kind is kind and b.box.iou(surface.box) >= 0.5 for b in blocks
     ):
-        blocks, elements = _with_dialog(
-            blocks, elements, Block(next_id, surface.box, BlockKind.DIALOG)
-        )
+        blocks, elements = _with_surface(blocks, elements, Block(next_id, surface.box, kind))
         next_id += 1
     region = Box(0, surface.top, w, surface.bottom)
     kept_home = {e.block_id for e in elements if e.id not in moved}
@@ -281,11 +292,11 @@ def with_behind(
     return [*kept, behind], out
 
 
-def _with_dialog(
+def _with_surface(
     blocks: list[Block], elements: list[Element], dialog: Block
 ) -> tuple[list[Block], list[Element]]:
-    """``dialog`` added to ``blocks``: the elements inside it whose home is no block
-    inside it (none, or the page's list it covers) move into it."""
+    """``dialog`` (a dialog or a menu) added to ``blocks``: the elements inside it whose
+    home is no block inside it (none, or the page's list it covers) move into it."""
     inside = {b.id for b in blocks if b.box.intersection(dialog.box) >= 0.9 * b.box.area}
     out = [
         dataclasses.replace(e, block_id=dialog.id)

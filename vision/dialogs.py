@@ -17,9 +17,10 @@ a dark theme's dialog is a lighter grey (its elevation) than its dimmed page.
 
 :func:`sheet_edges` finds where a modal bottom sheet may begin, the same way: rows
 where across ``SHEET_ACROSS`` of the middle 80 % of the width the pixels ``NEAR_PX``
-rows below are ``STEP`` lighter than above, at least ``SHEET_MIN`` of the content's
-height above its bottom and ``SHEET_ABOVE`` below its top (a modal sheet leaves a good
-part of the page above it; a dark app bar over a white page is no sheet's scrim).
+rows below (and ``SHEET_BODY`` rows further: a divider line is no panel) are ``STEP``
+lighter than above, at least ``SHEET_MIN`` of the content's height above its bottom
+and ``SHEET_ABOVE`` below its top (a modal sheet leaves a good part of the page above
+it; a dark app bar over a white page is no sheet's scrim).
 
 Whether the page around either is dimmed is :func:`screenpilot.vision.behind.is_scrimmed`'s
 question; a centred card on a darker page is not a dialog unless the page is.
@@ -56,6 +57,9 @@ SHEET_MIN = 0.15
 SHEET_ABOVE = 0.2
 #: Its sides: this share of the width at each edge of the screen.
 SIDE = 0.04
+#: The panel is still ``STEP`` lighter this many px further below its edge (a lighter
+#: divider line across a dark page is not).
+SHEET_BODY = 4
 
 
 def find_dialog(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | None:
@@ -142,8 +146,12 @@ def sheet_edges(pixels: RGB, top: int = 0, bottom: int | None = None) -> list[in
     grey = channel_mean(pixels[top:bottom:step, ::step])
     rows, cols = grey.shape
     middle = grey[:, cols // 10 : cols - cols // 10]
-    lighter = middle[2 * NEAR_PX :] - middle[: -2 * NEAR_PX] >= STEP  # row y + NEAR_PX
-    share = lighter.mean(axis=1)
+    near, body = 2 * NEAR_PX, 2 * NEAR_PX + SHEET_BODY
+    lighter = middle[near:] - middle[:-near] >= STEP  # row y + NEAR_PX
+    # the panel stays lighter below its edge: a divider line is light for a row or two
+    deeper = np.zeros_like(lighter)
+    deeper[: len(middle) - body] = middle[body:] - middle[:-body] >= STEP
+    share = (lighter & deeper).mean(axis=1)
     lo, hi = int(SHEET_ABOVE * rows), int((1.0 - SHEET_MIN) * rows)
     edges: list[int] = []
     last = -2

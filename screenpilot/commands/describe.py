@@ -227,7 +227,7 @@ def _print(
         typer.echo(result.screen.to_json())
     else:
         if many:
-            console.print(f"== {path}", highlight=False, markup=False)
+            console.print(f"== {path}", highlight=False, markup=False, soft_wrap=True)
         typer.echo(result.screen.describe())
     if overlay is not None:
         out = save(path, result.screen, _overlay_path(overlay, path, many, names), targets=targets)

@@ -44,9 +44,11 @@ class BlockKind(StrEnum):
     DIALOG = "dialog"
     KEYBOARD = "keyboard"
     NAVIGATION_BAR = "navigation_bar"
-    #: the page under a dialog's or a drawer's scrim: shown, but a tap there closes the
-    #: dialog or drawer (its caption says which)
+    #: the page under a dialog's or a drawer's scrim, or around a popup menu: shown, but
+    #: a tap there closes the dialog, drawer or menu (its caption says which)
     BEHIND = "behind"
+    #: a popup menu (an overflow menu, a spinner's drop-down) over the page
+    MENU = "menu"
 
 
 class SensitiveCategory(StrEnum):

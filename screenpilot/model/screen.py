@@ -73,8 +73,9 @@ class Screen(Record):
         return sorted(items, key=lambda e: (e.box.center[1] // row, e.box.x1, e.box.y1))
 
     def behind(self) -> set[int]:
-        """The ids of the elements under an open dialog's or drawer's scrim (in a
-        ``BEHIND`` block): shown, but a tap on them closes the dialog or drawer."""
+        """The ids of the elements under an open dialog's or drawer's scrim, or around an
+        open popup menu (in a ``BEHIND`` block): shown, but a tap on them closes the
+        dialog, drawer or menu."""
         blocks = {b.id for b in self.blocks if b.kind is BlockKind.BEHIND}
         return {e.id for e in self.elements if e.block_id in blocks} if blocks else set()
 
@@ -94,7 +95,7 @@ class Screen(Record):
         """The natural-language text the planner reads: one line per element, by block;
         an on-screen keyboard's keys and tools are one line (:data:`KEYBOARD_LINE`): text
         is typed, not tapped key by key; what lies under an open dialog's or drawer's
-        scrim comes last, under :data:`BEHIND_LINE`."""
+        scrim, or around a popup menu, comes last, under :data:`BEHIND_LINE`."""
         lines: list[str] = []
         if self.secure:
             lines.append("The screen is blank (the app hides its content from screenshots).")
@@ -113,7 +114,9 @@ class Screen(Record):
                 lines.append(KEYBOARD_LINE.format(n=len(elements)))
                 continue
             if block is not None and block.kind is BlockKind.BEHIND:
-                lines.append(BEHIND_LINE.format(what=block.caption or "dialog"))
+                what = block.caption or "dialog"
+                dimmed = "" if what == "menu" else ", dimmed"  # a menu casts no scrim
+                lines.append(BEHIND_LINE.format(what=what, dimmed=dimmed))
                 indent = "  "
             elif block is not None:
                 name = block.kind.value.replace("_", " ")
@@ -126,7 +129,7 @@ class Screen(Record):
 
 
 #: What :meth:`Screen.describe` says above the elements of a ``BEHIND`` block.
-BEHIND_LINE = "[behind the {what}, dimmed] a tap on these closes the {what}"
+BEHIND_LINE = "[behind the {what}{dimmed}] a tap on these closes the {what}"
 
 
 #: What :meth:`Screen.describe` says for a keyboard block instead of its ``n`` elements.
