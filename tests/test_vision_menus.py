@@ -3,11 +3,15 @@ block and the page around it, not dimmed, goes behind it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision.behind import with_behind
+from screenpilot.vision.menulines import bar_blocks, cut_at_menu
 from screenpilot.vision.menus import find_menu
+from screenpilot.vision.ocr import TextLine
 
 W, H = 1080, 2400
 MENU = Box(560, 170, 1040, 900)
@@ -102,3 +106,30 @@ def test_a_page_without_a_menu_is_left_as_it_is() -> None:
     elements = [Element(1, ElementKind.TEXT, Box(80, 300, 600, 340), text="Location", block_id=3)]
     blocks = [STATUS, NAV, Block(3, Box(0, 280, W, 2200), BlockKind.LIST)]
     assert with_behind(_page(), blocks, elements) == (blocks, elements)
+
+
+class _Reader:
+    """The recogniser's answer for boxes left or right of x = 600 (a scripted stand-in
+    for rapidocr's ``read_boxes``: the test is about where lines are cut)."""
+
+    def __init__(self) -> None:
+        self.asked: list[Box] = []
+
+    def read_boxes(self, image: np.ndarray, boxes: Sequence[Box]) -> list[TextLine]:
+        self.asked += boxes
+        return [TextLine("Downloa" if b.x2 <= 600 else "Support", b, 0.95) for b in boxes]
+
+
+def test_a_line_across_the_menus_side_is_cut_there_and_read_again() -> None:
+    px = _with_menu(_page())
+    across = TextLine("DownloaSupport", Box(300, 600, 900, 650), 0.9)  # over MENU.x1
+    page = TextLine("Headlines", Box(80, 1500, 500, 1540), 0.9)  # below the menu
+    inside = TextLine("Settings", Box(610, 400, 800, 440), 0.9)
+    reader = _Reader()
+    out = cut_at_menu(px, [across, page, inside], reader, bar_blocks([(NAV.box, "navigation_bar")]))
+    assert [line.text for line in out] == ["Downloa", "Support", "Headlines", "Settings"]
+    left, right = out[0].box, out[1].box
+    assert left.x1 == 300 and left.x2 < MENU.x1 < right.x1 and right.x2 == 900
+    assert len(reader.asked) == 2  # only the line across the edge was read again
+    assert cut_at_menu(px, [across], None) == [across]  # no reader: as it was
+    assert cut_at_menu(_page(), [across], reader) == [across]  # no menu: as it was

@@ -172,11 +172,13 @@ def _panel(
 
 def _shadow(band: npt.NDArray[np.float32], axis: int) -> bool:
     """Whether ``band`` (outside an edge; along ``axis`` the panel's length, the other
-    axis going away from the panel) is a shadow: its median profile grows lighter away
-    from the panel by at least ``SHADOW_RISE`` levels, with no jump of ``SHADOW_JUMP``
-    (a line or a frame round a picture ends in one, then the page)."""
+    axis going away from the panel) is a shadow: its median profile (the lightest so
+    far, going away) grows lighter away from the panel by at least ``SHADOW_RISE``
+    levels, with no jump of ``SHADOW_JUMP`` (a frame round a picture ends in one, then
+    the page)."""
     if band.size == 0 or band.shape[1 - axis] < SHADOW_PX:
         return False
-    profile = np.median(band, axis=axis)
+    # the lightest so far, going away: a dark line of the page under the shadow is no jump
+    profile = np.maximum.accumulate(np.median(band, axis=axis))
     rise = np.diff(profile)
-    return bool(profile[-1] - profile[0] >= SHADOW_RISE and np.abs(rise).max() < SHADOW_JUMP)
+    return bool(profile[-1] - profile[0] >= SHADOW_RISE and rise.max() < SHADOW_JUMP)

@@ -58,6 +58,7 @@ from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
+from screenpilot.vision.menulines import bar_blocks, cut_at_menu
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
     drop_monograms,
@@ -340,6 +341,10 @@ def assemble(
     h, w = pixels.shape[:2]
     span = short_side(w, h)  # sizes from the short side (a phone on its side)
     obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
+    bars = bar_blocks(
+        [(e.box, e.kind.value) for e in obs.widgets if e.confidence >= weak_mod.STRONG_CONF]
+    )
+    obs = Observations(tuple(cut_at_menu(pixels, obs.lines, reader, bars)), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
             pool.submit(_timed, in_context(functools.partial(blocks_mod.divide, pixels)))
