@@ -3,15 +3,20 @@ block and the page around it, not dimmed, goes behind it."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 import numpy as np
+from PIL import Image
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
+from screenpilot.simulator.apps import messages
+from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.behind import with_behind
 from screenpilot.vision.menulines import bar_blocks, cut_at_menu
 from screenpilot.vision.menus import find_menu
 from screenpilot.vision.ocr import TextLine
+from screenpilot.vision.pipeline import analyse
 
 W, H = 1080, 2400
 MENU = Box(560, 170, 1040, 900)
@@ -133,3 +138,24 @@ def test_a_line_across_the_menus_side_is_cut_there_and_read_again() -> None:
     assert len(reader.asked) == 2  # only the line across the edge was read again
     assert cut_at_menu(px, [across], None) == [across]  # no reader: as it was
     assert cut_at_menu(_page(), [across], reader) == [across]  # no menu: as it was
+
+
+def test_the_virtual_phones_overflow_menu_is_a_menu_block() -> None:
+    """End to end on the virtual phone: Messages' overflow menu, opened by its dots, is
+    described as a menu over the conversation list."""
+    phone = VirtualPhone()
+    phone.launch(messages.PACKAGE)
+    dots = next(e for e in phone.frame().elements if e.icon == "dots_vertical")
+    phone.tap(*dots.box.center)
+    pixels = np.asarray(Image.open(io.BytesIO(phone.screencap_png())).convert("RGB"))
+    screen = analyse(pixels).screen
+    menu = next(b for b in screen.blocks if b.kind is BlockKind.MENU)
+    behind = next(b for b in screen.blocks if b.kind is BlockKind.BEHIND)
+    home = {e.text: e.block_id for e in screen.elements if e.text}
+    assert home["Mark all as read"] == home["Settings"] == menu.id
+    assert home["Alice Chen"] == home["Messages"] == behind.id
+    assert {e.text for e in screen.in_front().elements if e.text} >= {
+        "Mark all as read",
+        "Settings",
+    }
+    assert "Alice Chen" not in {e.text for e in screen.in_front().elements}

@@ -15,7 +15,7 @@ from screenpilot.simulator import draw
 from screenpilot.simulator.draw import Painter
 from screenpilot.simulator.render.page import Frame, KeyboardMode, Page, RenderEnv, UiState
 from screenpilot.simulator.render.spec import keyboard_height, nav_bar_height, status_bar_height
-from screenpilot.simulator.theme import RGB, Theme, mix
+from screenpilot.simulator.theme import RGB, Theme
 from screenpilot.simulator.widgets import Dialog, Fab, RenderCtx, TruthBlock, TruthElement
 
 
@@ -304,11 +304,17 @@ class _Composer:
         x1 = x2 - w
         y1 = self.status_h + self.dp(8)
         y2 = y1 + self.dp(16) + item_h * len(self.page.menu)
-        p.rounded(
-            (x1, y1 + self.dp(2), x2, y2 + self.dp(3)),
-            self.dp(6),
-            mix(rc.color("background"), (0, 0, 0), 0.2),
-        )
+        # its elevation's shadow, soft: darkest at the panel's edge, fading over 8 dp,
+        # and dropped a little below it (the light comes from above)
+        layers = 16
+        for i in range(layers):
+            spread = self.dp((layers - i) / 2)
+            p.rounded(
+                (x1 - spread, y1 - spread + self.dp(2), x2 + spread, y2 + spread + self.dp(2)),
+                self.dp(6) + spread,
+                (0, 0, 0),
+                alpha=0.012,
+            )
         p.rounded((x1, y1, x2, y2), self.dp(6), rc.color("surface_high"))
         rc.layer = 2
         with rc.block(BlockKind.GENERIC, (x1, y1, x2, y2), "menu"):
