@@ -130,8 +130,12 @@ def _rounded_dialog(page: int, scrimmed: int, surface: int, text: int) -> np.nda
 def test_a_dialog_without_an_outline_is_found_by_its_edges() -> None:
     from screenpilot.vision.dialogs import find_dialog
 
-    for light in (True, False):  # a white dialog, and a dark theme's grey one
-        px = _rounded_dialog(250, 170, 255, 40) if light else _rounded_dialog(18, 12, 48, 230)
+    for page, scrimmed, surface, text in (
+        (250, 170, 255, 40),  # a white dialog
+        (18, 12, 48, 230),  # a dark theme's grey one, lighter than its page
+        (250, 170, 20, 250),  # an old dark (Holo) dialog over a light page, darker than it
+    ):
+        px = _rounded_dialog(page, scrimmed, surface, text)
         box = find_dialog(px, 60, 2270)
         assert box is not None
         assert abs(box.x1 - 80) <= 6 and abs(box.x2 - 1000) <= 6

@@ -13,7 +13,9 @@ lighter than just outside, on both sides. The longest run of such rows (gaps of
 the screen's height is the dialog's straight side; its top and bottom are where the
 middle of the panel meets the page (within ``CORNER_PX`` rows beyond the run: the
 rounded corners). Both themes: a scrim darkens the page, a light dialog is lighter, and
-a dark theme's dialog is a lighter grey (its elevation) than its dimmed page.
+a dark theme's dialog is a lighter grey (its elevation) than its dimmed page; the same
+columns with the step the other way (darker just inside on both sides) are tried too:
+an old dark (Holo) dialog over a light page.
 
 :func:`sheet_edges` finds where a modal bottom sheet may begin, the same way: rows
 where across ``SHEET_ACROSS`` of the middle 80 % of the width the pixels ``NEAR_PX``
@@ -76,21 +78,23 @@ def find_dialog(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | N
     if hi <= lo:
         return None
     xs = np.arange(lo, hi)
-    left = grey[:, xs + NEAR_PX] - grey[:, xs - NEAR_PX] >= STEP  # rows x candidates
     mirror = cols - 1 - xs
-    right = grey[:, mirror - NEAR_PX] - grey[:, np.minimum(cols - 1, mirror + NEAR_PX)] >= STEP
+    left = grey[:, xs + NEAR_PX] - grey[:, xs - NEAR_PX]  # inside - outside: rows x columns
+    right = grey[:, mirror - NEAR_PX] - grey[:, np.minimum(cols - 1, mirror + NEAR_PX)]
     best: tuple[int, int, int, int, int] | None = None  # (length, x index, shift, start, end)
-    for shift in range(-MIRROR_PX, MIRROR_PX + 1):
-        shifted = np.roll(right, shift, axis=1)
-        if shift > 0:
-            shifted[:, :shift] = False
-        elif shift < 0:
-            shifted[:, shift:] = False
-        both = left & shifted
-        for col in np.nonzero(both.sum(axis=0) >= MIN_HEIGHT * h / step)[0].tolist():
-            run = _longest_run(both[:, col])
-            if best is None or run[1] - run[0] > best[0]:
-                best = (run[1] - run[0], col, shift, run[0], run[1])
+    for sign in (1.0, -1.0):  # lighter inside, or darker (a dark dialog over a light page)
+        steps, mirrored = sign * left >= STEP, sign * right >= STEP
+        for shift in range(-MIRROR_PX, MIRROR_PX + 1):
+            shifted = np.roll(mirrored, shift, axis=1)
+            if shift > 0:
+                shifted[:, :shift] = False
+            elif shift < 0:
+                shifted[:, shift:] = False
+            both = steps & shifted
+            for col in np.nonzero(both.sum(axis=0) >= MIN_HEIGHT * h / step)[0].tolist():
+                run = _longest_run(both[:, col])
+                if best is None or run[1] - run[0] > best[0]:
+                    best = (run[1] - run[0], col, shift, run[0], run[1])
     if best is None or best[0] < MIN_HEIGHT * h / step:
         return None
     _, i, shift, start, end = best
