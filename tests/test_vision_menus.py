@@ -159,3 +159,5 @@ def test_the_virtual_phones_overflow_menu_is_a_menu_block() -> None:
         "Settings",
     }
     assert "Alice Chen" not in {e.text for e in screen.in_front().elements}
+    bare = analyse(pixels, stages=("ocr", "detect")).screen  # no "blocks" stage: no blocks
+    assert not any(b.kind in (BlockKind.MENU, BlockKind.BEHIND) for b in bare.blocks)

@@ -34,10 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
+from screenpilot.vision.blocks import WORK_WIDTH
 from screenpilot.vision.image import RGB, channel_mean
 
-#: The screen is looked at this wide.
-WORK_WIDTH = 360
 #: The dialog's sides lie this share of the width in from the screen's edges.
 MIN_MARGIN, MAX_MARGIN = 0.025, 0.25
 #: Just inside is this much lighter than just outside, ``NEAR_PX`` px either way.

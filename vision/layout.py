@@ -49,8 +49,9 @@ def build_screen(
 ) -> Screen:
     """The ``Screen`` of ``elements`` with its blocks: ``regions``, tab bars, a toolbar
     from its row, the keyboard's panel and (with ``collections``, describe's "blocks"
-    stage) lists and grids from their rows and cells; what lies under an open dialog's
-    or drawer's scrim (``drawer``: the drawer's right edge) in a ``BEHIND`` block."""
+    stage) lists and grids from their rows and cells, and what lies under an open
+    dialog's or drawer's scrim (``drawer``: the drawer's right edge) or around a popup
+    menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
     regions = _tab_regions(elements, regions, w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
@@ -71,7 +72,8 @@ def build_screen(
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements, skip=bare)
-    blocks, elements = with_behind(pixels, blocks, elements, drawer)
+    if collections:  # describe's "blocks" stage: what lies behind a modal surface too
+        blocks, elements = with_behind(pixels, blocks, elements, drawer)
     return Screen(
         width=w,
         height=h,
