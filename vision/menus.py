@@ -27,7 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.dialogs import GAP_PX, NEAR_PX, STEP, WORK_WIDTH
+from screenpilot.vision.blocks import WORK_WIDTH
+from screenpilot.vision.dialogs import GAP_PX, NEAR_PX, STEP
 from screenpilot.vision.image import RGB, channel_mean
 
 #: The panel is this share of the width wide (a menu is 112-280 dp on a 411 dp phone).

@@ -343,8 +343,9 @@ def assemble(
     obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
     if "blocks" in stages:  # a popup menu is one of the blocks: lines cut at its edge
         sure = [e for e in obs.widgets if e.confidence >= weak_mod.STRONG_CONF]
-        bars = bar_blocks([(e.box, e.kind.value) for e in sure])
-        obs = Observations(tuple(cut_at_menu(pixels, obs.lines, reader, bars)), obs.widgets)
+        system_bars = bar_blocks([(e.box, e.kind.value) for e in sure])
+        lines = cut_at_menu(pixels, obs.lines, reader, system_bars)
+        obs = Observations(tuple(lines), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
             pool.submit(_timed, in_context(functools.partial(blocks_mod.divide, pixels)))
