@@ -797,3 +797,31 @@ def test_what_lies_behind_a_dialog_is_not_tapped(planner: HeuristicPlanner) -> N
     assert planner.next("open display settings", without, []).action == Action(
         ActionKind.TAP, element=0
     )
+
+
+def test_a_menu_is_closed_when_what_the_task_names_lies_behind_it(
+    planner: HeuristicPlanner,
+) -> None:
+    """A popup menu is open over the conversations: what the task names is on the page
+    behind it, and a tap there would only close the menu, so the planner goes back (it
+    closes the menu) instead of scrolling; an item of the menu itself is tapped."""
+    menu = Screen(
+        1080,
+        2400,
+        elements=(
+            el(0, ElementKind.TEXT, 500, "Bob Lee", block_id=2),
+            el(1, ElementKind.TEXT, 700, "Carol Diaz", block_id=2),
+            Element(
+                2, ElementKind.TEXT, Box(560, 150, 1000, 220), text="Mark all as read", block_id=1
+            ),
+            Element(3, ElementKind.TEXT, Box(560, 280, 1000, 350), text="Settings", block_id=1),
+        ),
+        blocks=(
+            Block(1, Box(540, 110, 1060, 400), BlockKind.MENU),
+            Block(2, Box(0, 60, 1080, 2270), BlockKind.BEHIND, caption="menu"),
+        ),
+    )
+    d = planner.next("open the conversation with Bob Lee", menu, [])
+    assert d.action == Action(ActionKind.BACK) and "behind the menu" in d.reason
+    d = planner.next("mark all messages as read", menu, [])
+    assert d.action == Action(ActionKind.TAP, element=2)

@@ -14,7 +14,7 @@ from screenpilot.language.apps import PHRASES, is_app, named_app, purpose
 from screenpilot.language.fields import TOGGLES
 from screenpilot.language.taskparse import TaskIntent, norm, parse_task
 from screenpilot.language.words import lexical, stems, task_stems
-from screenpilot.model import Action, ActionKind, Element, ElementKind, Screen, Step
+from screenpilot.model import Action, ActionKind, BlockKind, Element, ElementKind, Screen, Step
 from screenpilot.planner.base import Decision, PlanHints
 from screenpilot.planner.demos import TAPPABLE, demo_fits, demo_progress
 from screenpilot.planner.encoding import CachedEncoder, Encoder
@@ -87,9 +87,9 @@ class HeuristicPlanner:
     def next(
         self, task: str, screen: Screen, history: Sequence[Step], *, hints: PlanHints | None = None
     ) -> Decision:
-        # what lies under an open dialog's or drawer's scrim is shown but not reachable:
-        # a tap there closes the dialog or drawer
-        screen = screen.in_front()
+        # what lies under an open dialog's or drawer's scrim, or around a popup menu, is
+        # shown but not reachable: a tap there closes the dialog, drawer or menu
+        full, screen = screen, screen.in_front()
         command = parse_command(task)
         if command.question:  # "turn it off" with nothing named: ask, do not guess
             return Decision(Action(ActionKind.STOP), command.question)
@@ -136,7 +136,7 @@ class HeuristicPlanner:
                 Action(ActionKind.STOP, done=True),
                 f"every step of the demonstration '{demo.instruction}' is done",
             )
-        return navigate(
+        decision = navigate(
             intent,
             screen,
             history,
@@ -145,6 +145,38 @@ class HeuristicPlanner:
             threshold=self.threshold,
             max_scrolls=scrolls,
         )
+        if decision.action.kind is not ActionKind.TAP and full is not screen:
+            closing = self._behind(intent, full, history, hints, scrolls)
+            if closing is not None:
+                return closing
+        return decision
+
+    def _behind(
+        self,
+        intent: TaskIntent,
+        full: Screen,
+        history: Sequence[Step],
+        hints: PlanHints,
+        scrolls: int,
+    ) -> Decision | None:
+        """Back, when nothing in front of an open dialog, drawer or menu fits the task
+        but something behind it does: a tap there would only close it, so close it."""
+        behind = full.behind()
+        found = navigate(
+            intent,
+            full,
+            history,
+            hints,
+            similarity=self.similarity,
+            threshold=self.threshold,
+            max_scrolls=scrolls,
+        )
+        element = found.action.element
+        if found.action.kind is not ActionKind.TAP or element not in behind:
+            return None
+        what = next((b.caption for b in full.blocks if b.kind is BlockKind.BEHIND), "") or "dialog"
+        label = full.element(element).label if element is not None else ""
+        return Decision(Action(ActionKind.BACK), f"'{label}' lies behind the {what}: close it")
 
     def _switched(self, intent: TaskIntent, screen: Screen, history: Sequence[Step]) -> bool:
         """Whether a screen of this run showed the switch ``intent`` names as wished."""
