@@ -13,7 +13,7 @@ from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Scree
 from screenpilot.simulator.apps import messages
 from screenpilot.simulator.phone import VirtualPhone
 from screenpilot.vision.behind import with_behind
-from screenpilot.vision.menulines import bar_blocks, cut_at_menu
+from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.menus import find_menu
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.pipeline import analyse
@@ -131,13 +131,16 @@ def test_a_line_across_the_menus_side_is_cut_there_and_read_again() -> None:
     page = TextLine("Headlines", Box(80, 1500, 500, 1540), 0.9)  # below the menu
     inside = TextLine("Settings", Box(610, 400, 800, 440), 0.9)
     reader = _Reader()
-    out = cut_at_menu(px, [across, page, inside], reader, bar_blocks([(NAV.box, "navigation_bar")]))
+    menu = menu_between(px, bar_blocks([(NAV.box, "navigation_bar")]))
+    assert menu is not None
+    out = cut_at_menu(px, [across, page, inside], reader, menu)
     assert [line.text for line in out] == ["Downloa", "Support", "Headlines", "Settings"]
     left, right = out[0].box, out[1].box
     assert left.x1 == 300 and left.x2 < MENU.x1 < right.x1 and right.x2 == 900
     assert len(reader.asked) == 2  # only the line across the edge was read again
-    assert cut_at_menu(px, [across], None) == [across]  # no reader: as it was
-    assert cut_at_menu(_page(), [across], reader) == [across]  # no menu: as it was
+    assert cut_at_menu(px, [across], None, menu) == [across]  # no reader: as it was
+    assert menu_between(_page()) is None
+    assert cut_at_menu(_page(), [across], reader, None) == [across]  # no menu: as it was
 
 
 def test_the_virtual_phones_overflow_menu_is_a_menu_block() -> None:

@@ -30,21 +30,22 @@ MIN_PART = 0.6
 MARGIN = 0.005
 
 
-def cut_at_menu(
-    pixels: RGB,
-    lines: Sequence[TextLine],
-    reader: BoxReader | None,
-    bars: Sequence[Block] = (),
-) -> list[TextLine]:
-    """``lines`` with those crossing a popup menu's side cut there and read again (module
-    docstring); ``bars``: the status and navigation bars found so far."""
-    if reader is None or not lines:
-        return list(lines)
+def menu_between(pixels: RGB, bars: Sequence[Block] = ()) -> Box | None:
+    """The popup menu between ``bars`` (the status and navigation bars found so far),
+    if one is open (``vision.menus.find_menu``)."""
     h, w = pixels.shape[:2]
     top, bottom = content_span(bars, h, w)
-    menu = find_menu(pixels, top, bottom)
-    if menu is None:
+    return find_menu(pixels, top, bottom)
+
+
+def cut_at_menu(
+    pixels: RGB, lines: Sequence[TextLine], reader: BoxReader | None, menu: Box | None
+) -> list[TextLine]:
+    """``lines`` with those crossing a side of ``menu`` (a popup menu's box) cut there
+    and read again (module docstring)."""
+    if reader is None or not lines or menu is None:
         return list(lines)
+    w = pixels.shape[1]
     margin = max(1, round(MARGIN * w))
     todo: list[tuple[int, list[Box]]] = []
     for i, line in enumerate(lines):
@@ -70,6 +71,6 @@ def cut_at_menu(
 
 def bar_blocks(boxes: Sequence[tuple[Box, str]]) -> list[Block]:
     """The status and navigation bars of (box, kind value) pairs, as blocks for
-    :func:`cut_at_menu`."""
+    :func:`menu_between`."""
     kinds = {k.value: k for k in (BlockKind.STATUS_BAR, BlockKind.NAVIGATION_BAR)}
     return [Block(0, box, kinds[kind]) for box, kind in boxes if kind in kinds]

@@ -58,7 +58,7 @@ from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
-from screenpilot.vision.menulines import bar_blocks, cut_at_menu
+from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
     drop_monograms,
@@ -341,11 +341,11 @@ def assemble(
     h, w = pixels.shape[:2]
     span = short_side(w, h)  # sizes from the short side (a phone on its side)
     obs = Observations(tuple(settle_boxes(pixels, obs.lines)), obs.widgets)
+    menu: Box | None = None
     if "blocks" in stages:  # a popup menu is one of the blocks: lines cut at its edge
         sure = [e for e in obs.widgets if e.confidence >= weak_mod.STRONG_CONF]
-        system_bars = bar_blocks([(e.box, e.kind.value) for e in sure])
-        lines = cut_at_menu(pixels, obs.lines, reader, system_bars)
-        obs = Observations(tuple(lines), obs.widgets)
+        menu = menu_between(pixels, bar_blocks([(e.box, e.kind.value) for e in sure]))
+        obs = Observations(tuple(cut_at_menu(pixels, obs.lines, reader, menu)), obs.widgets)
     with ThreadPoolExecutor(max_workers=1) as pool:
         regions_future = (
             pool.submit(_timed, in_context(functools.partial(blocks_mod.divide, pixels)))
@@ -443,7 +443,7 @@ def assemble(
             drawer=drawer,
         )
         widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
-        widgets, free = group.match_texts(widgets, texts, max_dist=0.035 * span)
+        widgets, free = _match_texts(widgets, texts, menu, 0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
         text_boxes = [t.box for t in texts]
@@ -467,6 +467,23 @@ def assemble(
     )
     reports["group"] = StageReport("group", "ran", group_secs + time.perf_counter() - start)
     return screen
+
+
+def _match_texts(
+    widgets: list[Element], texts: list[Element], menu: Box | None, max_dist: float
+) -> tuple[list[Element], list[Element]]:
+    """``group.match_texts``, the inside of an open popup menu apart from the page around
+    it: a check box of the menu takes no label from the page behind it."""
+    if menu is None:
+        return group.match_texts(widgets, texts, max_dist=max_dist)
+    matched: list[Element] = []
+    free: list[Element] = []
+    for inside in (True, False):
+        side_widgets = [e for e in widgets if menu.contains(*e.box.center) is inside]
+        side_texts = [e for e in texts if menu.contains(*e.box.center) is inside]
+        got, left = group.match_texts(side_widgets, side_texts, max_dist=max_dist)
+        matched, free = matched + got, free + left
+    return matched, free
 
 
 def _ordered(elements: list[Element], height: int) -> list[Element]:
