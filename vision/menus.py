@@ -9,16 +9,26 @@ panel's edges on the screen narrowed to ``WORK_WIDTH`` px:
 - **its bottom**: a row where, across a run of columns ``MIN_WIDE`` to ``MAX_WIDE`` of
   the width (gaps of ``GAP_PX`` bridged), the pixels ``NEAR_PX`` above are at least
   ``STEP`` grey levels lighter than ``NEAR_PX`` below (the panel over its shadow), and
-  the row just above is one colour along the run (the panel's bottom padding);
-- **its sides**: where the run ends away from the screen's edge, the column just inside
-  is ``SIDE_STEP`` lighter than just outside (the shadow at its side) and keeps the
-  panel's colour (its side padding) on the rows up from the bottom; at least one side
-  must be such an edge (a panel across the whole width is a bottom sheet's or a card's);
-- **its top**: the last row up where the sides still hold (gaps of ``GAP_PX`` bridged),
-  at least ``MIN_TALL`` of the screen's height above the bottom (one item).
+  the row just above is one colour along the run (the panel's bottom padding, within
+  ``FILL_LEVELS``); a run the page's own dark line lengthens is also tried from the
+  columns where a side's step holds just above it. The region's last row is tried
+  first: a menu can run down to the navigation bar, with no bottom edge;
+- **its sides**: where the run ends away from the screen's edges (``EDGE``), the column
+  just inside is ``SIDE_STEP`` lighter than just outside and keeps the panel's colour
+  (its side padding) on the rows up from the bottom; at least one side must be such an
+  edge (a panel across the whole width is a bottom sheet's or a card's);
+- **its top**: the last row up where the sides still hold (gaps of ``GAP_PX`` bridged,
+  ``SIDE_SHARE`` of the rows), at least ``MIN_TALL`` of the screen's width above the
+  bottom (two items);
+- **its shadow**, what tells it from a card, a framed picture or a button: outside each
+  tested side, and below the bottom unless both sides are tested, the median profile
+  of ``SHADOW_PX`` px going away from the panel (the lightest so far: a page's divider
+  under the shadow is no jump) grows ``SHADOW_RISE`` lighter with no step of
+  ``SHADOW_JUMP`` (a frame is a flat band, then the page).
 
 The lowest bottom with such sides wins. Whether the page is dimmed is not asked: a menu
-casts a shadow, not a scrim.
+casts a shadow, not a scrim. A dark theme's menu is not found: no shadow shows on a
+near-black page.
 """
 
 from __future__ import annotations
