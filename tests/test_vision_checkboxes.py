@@ -77,6 +77,21 @@ def test_a_detector_check_box_the_pixels_do_not_confirm_is_a_picture() -> None:
     assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
 
 
+def test_a_detector_check_box_loose_round_a_found_square_stays_a_check_box() -> None:
+    """The detector's own check box, its box loose round the square (IoU under 0.5, as
+    on NetGuard's menu: 85 x 95 px round 55 px), is confirmed, not turned into an image."""
+    pixels, phone = _render("clock", "add")
+    truth = _truth(phone)[0].box
+    square = next(f.box for f in find_check_boxes(pixels) if f.box.iou(truth) > 0.5)
+    pad = square.width // 3
+    loose = Box.of(square.x1 - pad, square.y1 - pad, square.x2 + pad, square.y2 + pad)
+    assert loose.iou(square) < 0.5
+    out = with_check_boxes(pixels, [Element(0, K.CHECK_BOX, loose, confidence=0.88)])
+    kept = next(e for e in out if e.box == loose)
+    assert kept.kind is K.CHECK_BOX and kept.checked is not None
+    assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
+
+
 def _photo_tile(size: int = 400, seed: int = 3) -> np.ndarray:
     """A photo-like tile: a green-blue gradient with noise (not a plain surround)."""
     rng = np.random.default_rng(seed)

@@ -188,17 +188,20 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
     return found
 
 
-#: A detected image or button at most this many times a found check box's area, holding
-#: it whole, is that check box (the detector's box is often loose around small squares).
+#: A detected image, button or check box at most this many times a found check box's
+#: area, holding it whole, is that check box (the detector's box is often loose around
+#: small squares).
 LOOSE_FACTOR = 3.5
 
 
 def _same_square(found: Box, widget: Element) -> bool:
-    """Whether ``widget`` is the found check box: the same box, or a loose picture of it."""
+    """Whether ``widget`` is the found check box: the same box, or a loose box round it
+    (a picture, a button, or the detector's own check box: NetGuard's menu has one
+    85 x 95 px round a 55 px square)."""
     if found.iou(widget.box) > 0.5:
         return True
     return (
-        widget.kind in (ElementKind.IMAGE, ElementKind.BUTTON)
+        widget.kind in (ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.CHECK_BOX)
         and widget.box.intersection(found) >= 0.9 * found.area
         and widget.box.area <= LOOSE_FACTOR * found.area
     )
