@@ -39,6 +39,18 @@ def merge_bars(
     return detected + kept
 
 
+def _bar_keys(elements: list[Element], blocks: list[Block]) -> list[Element]:
+    """A "check box" in the navigation bar is its recents key, a square outline: an icon
+    (the check box finder leaves it out only where the detector found the bar)."""
+    bars = {b.id for b in blocks if b.kind is BlockKind.NAVIGATION_BAR}
+    return [
+        dataclasses.replace(e, kind=ElementKind.ICON, checked=None)
+        if e.kind is ElementKind.CHECK_BOX and e.block_id in bars
+        else e
+        for e in elements
+    ]
+
+
 def build_screen(
     pixels: RGB,
     elements: list[Element],
@@ -70,6 +82,7 @@ def build_screen(
     # row is not one
     bare = {i for i, r in enumerate(ordered, start=1) if r.source in ("rows", "grid")}
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
+    elements = _bar_keys(elements, blocks)
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements, skip=bare)
     if collections:  # describe's "blocks" stage: what lies behind a modal surface too
