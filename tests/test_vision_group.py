@@ -159,6 +159,19 @@ def test_a_check_box_centred_on_a_two_line_item_takes_its_title() -> None:
     assert [t.text for t in free] == ["GMT-4", "Paris", "GMT+2"]
 
 
+def test_a_summary_taller_than_its_title_still_makes_an_item() -> None:
+    """Etar Calendar's "Use home time zone": the summary's ink box ("Displays", a capital
+    and a descender) is taller than the title's, and the check box sits beside the
+    summary; the title still names it, with the summary, as a two-line item."""
+    widgets = [el(K.CHECK_BOX, (953, 1945, 1033, 2027))]
+    texts = [
+        el(K.TEXT, (183, 1915, 576, 1964), "Use home time zone"),
+        el(K.TEXT, (182, 1970, 894, 2023), "Displays calendars and event times"),
+    ]
+    out, free = match_texts(widgets, texts, max_dist=38)
+    assert out[0].caption.startswith("Use home time zone")
+
+
 def test_home_screen_icon_keeps_only_the_widget() -> None:
     widgets = [el(K.IMAGE, (100, 500, 250, 650)), el(K.IMAGE, (400, 500, 550, 650))]
     texts = [

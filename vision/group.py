@@ -143,17 +143,23 @@ def _relation(text: Box, widget: Element, max_dist: float, item: Box | None = No
     return None
 
 
+#: A summary line's box may be this many times its title's height.
+SUMMARY_TALL = 1.2
+
+
 def _item_of(text: Box, texts: Sequence[Element]) -> Box | None:
     """``text`` with the line just under it when the two stack as one list item's title
-    and summary (the next line starts where it starts, within half its height, and
-    begins less than half its height below it); None when no line does."""
+    and summary (the next line starts where it starts, within half its height, begins
+    less than half its height below it, and is at most ``SUMMARY_TALL`` times as tall:
+    a summary's ink box with a capital and a descender, "Displays", can outgrow a title
+    without one); None when no line does."""
     for other in texts:
         o = other.box
         if (
             o is not text
             and 0 <= o.y1 - text.y2 <= 0.5 * text.height
             and abs(o.x1 - text.x1) <= 0.5 * text.height
-            and o.height <= text.height
+            and o.height <= SUMMARY_TALL * text.height
         ):
             return Box.around([text, o])
     return None
