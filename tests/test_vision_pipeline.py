@@ -67,7 +67,8 @@ def test_detector_widgets_are_matched_and_stateful(netguard: Description) -> Non
     switches = [e for e in netguard.screen.elements if e.kind is ElementKind.SWITCH]
     assert [(s.caption, s.checked) for s in switches] == [
         ("Allow tethering Tethered traffic cannot be filtered", True),
-        ("Apply mobile network rules to metered", False),
+        # the title names the switch with its summary, whose ink box is the taller one
+        ("Handle metered Wi-Fi networks Apply mobile network rules to metered", False),
     ]
     assert netguard.stage("detect").status == "ran"
 
