@@ -168,7 +168,7 @@ def test_a_summary_taller_than_its_title_still_makes_an_item() -> None:
         el(K.TEXT, (183, 1915, 576, 1964), "Use home time zone"),
         el(K.TEXT, (182, 1970, 894, 2023), "Displays calendars and event times"),
     ]
-    out, free = match_texts(widgets, texts, max_dist=38)
+    out, _ = match_texts(widgets, texts, max_dist=38)
     assert out[0].caption.startswith("Use home time zone")
 
 
