@@ -63,15 +63,28 @@ SIDE = 0.04
 SHEET_BODY = 4
 
 
-def find_dialog(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | None:
-    """A dialog's box (screen pixels) between rows ``top`` and ``bottom``, or None
-    (module docstring)."""
+def narrowed(
+    pixels: RGB, top: int = 0, bottom: int | None = None
+) -> tuple[npt.NDArray[np.float32], int, int] | None:
+    """(grey, step, bottom): rows ``top`` to ``bottom`` (the screen's, when None) in
+    grey, every ``step``-th pixel so that the screen is about ``WORK_WIDTH`` px wide;
+    None when the screen or the rows are too small to look at."""
     h, w = pixels.shape[:2]
     bottom = h if bottom is None else bottom
     if w < 64 or bottom - top < 64:
         return None
     step = max(1, w // WORK_WIDTH)
-    grey = channel_mean(pixels[top:bottom:step, ::step])
+    return channel_mean(pixels[top:bottom:step, ::step]), step, bottom
+
+
+def find_dialog(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | None:
+    """A dialog's box (screen pixels) between rows ``top`` and ``bottom``, or None
+    (module docstring)."""
+    seen = narrowed(pixels, top, bottom)
+    if seen is None:
+        return None
+    grey, step, bottom = seen
+    h, w = pixels.shape[:2]
     cols = grey.shape[1]
     lo, hi = max(NEAR_PX, int(MIN_MARGIN * cols)), int(MAX_MARGIN * cols)
     if hi <= lo:
@@ -141,12 +154,10 @@ def sheet_edges(pixels: RGB, top: int = 0, bottom: int | None = None) -> list[in
     page above (module docstring). The caller tries them from the bottom up: the lowest
     one over a dimmed page is the sheet's top (one higher up is an edge of the dimmed
     page, one lower an edge inside the sheet)."""
-    h, w = pixels.shape[:2]
-    bottom = h if bottom is None else bottom
-    if w < 64 or bottom - top < 64:
+    seen = narrowed(pixels, top, bottom)
+    if seen is None:
         return []
-    step = max(1, w // WORK_WIDTH)
-    grey = channel_mean(pixels[top:bottom:step, ::step])
+    grey, step, bottom = seen
     rows, cols = grey.shape
     middle = grey[:, cols // 10 : cols - cols // 10]
     near, body = 2 * NEAR_PX, 2 * NEAR_PX + SHEET_BODY

@@ -37,9 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.blocks import WORK_WIDTH
-from screenpilot.vision.dialogs import GAP_PX, NEAR_PX, STEP
-from screenpilot.vision.image import RGB, channel_mean
+from screenpilot.vision.dialogs import GAP_PX, NEAR_PX, STEP, narrowed
+from screenpilot.vision.image import RGB
 
 #: The panel is this share of the width wide (a menu is 112-280 dp on a 411 dp phone).
 MIN_WIDE, MAX_WIDE = 0.25, 0.85
@@ -67,12 +66,11 @@ SHADOW_JUMP = 12.0
 def find_menu(pixels: RGB, top: int = 0, bottom: int | None = None) -> Box | None:
     """A popup menu's box (screen pixels) between rows ``top`` and ``bottom``, or None
     (module docstring)."""
-    h, w = pixels.shape[:2]
-    bottom = h if bottom is None else bottom
-    if w < 64 or bottom - top < 64:
+    seen = narrowed(pixels, top, bottom)
+    if seen is None:
         return None
-    step = max(1, w // WORK_WIDTH)
-    grey = channel_mean(pixels[top:bottom:step, ::step])
+    grey, step, bottom = seen
+    w = pixels.shape[1]
     rows, cols = grey.shape
     darker = grey[: -2 * NEAR_PX] - grey[2 * NEAR_PX :] >= STEP  # edge at row y + NEAR_PX
     tall = max(4, int(MIN_TALL * w / step))
