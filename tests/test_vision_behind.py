@@ -4,25 +4,12 @@ named as dimmed by Screen.describe and left out of what the planners act on."""
 from __future__ import annotations
 
 import numpy as np
+from vision_pages import NAV, STATUS, H, W, plain_page
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision.behind import scrim_top, with_behind
 from screenpilot.vision.dialogs import sheet_edges
 from screenpilot.vision.panels import drawer_edge
-
-W, H = 1080, 2400
-STATUS = Block(1, Box(0, 0, W, 60), BlockKind.STATUS_BAR)
-NAV = Block(2, Box(0, 2270, W, H), BlockKind.NAVIGATION_BAR)
-
-
-def _page() -> np.ndarray:
-    """A white page with dark text rows, under a status and a navigation bar."""
-    px = np.full((H, W, 3), 250, np.uint8)
-    px[:60] = 40
-    px[2270:] = 0
-    for y in range(300, 2200, 200):
-        px[y : y + 40, 80:600] = 60
-    return px
 
 
 def _dimmed(px: np.ndarray, box: Box) -> np.ndarray:
@@ -56,7 +43,7 @@ BLOCKS = [
 
 
 def test_the_page_under_a_dialogs_scrim_is_behind_it() -> None:
-    blocks, elements = with_behind(_dimmed(_page(), DIALOG), BLOCKS, _elements())
+    blocks, elements = with_behind(_dimmed(plain_page(), DIALOG), BLOCKS, _elements())
     behind = [b for b in blocks if b.kind is BlockKind.BEHIND]
     assert len(behind) == 1 and behind[0].caption == "dialog"
     home = {e.text or e.id: e.block_id for e in elements}
@@ -76,7 +63,7 @@ def test_the_page_under_a_dialogs_scrim_is_behind_it() -> None:
 
 
 def test_a_card_on_a_page_that_is_not_dimmed_moves_nothing() -> None:
-    px = _page()  # the "dialog" sits on a bright page: no scrim, so it is a card
+    px = plain_page()  # the "dialog" sits on a bright page: no scrim, so it is a card
     px[DIALOG.y1 : DIALOG.y2, DIALOG.x1 : DIALOG.x2] = 255
     blocks, elements = with_behind(px, BLOCKS, _elements())
     assert blocks == BLOCKS and elements == _elements()
@@ -87,7 +74,7 @@ def test_a_card_on_a_page_that_is_not_dimmed_moves_nothing() -> None:
 def _drawer_under_app_bar(edge: int = 760, bar: int = 220) -> np.ndarray:
     """An orange app bar across the screen; under it a white drawer left of ``edge``
     and the page dimmed right of it."""
-    px = _page()
+    px = plain_page()
     px[60:bar] = (240, 110, 20)
     px[bar:2270, edge:] = 90
     px[bar:2270, :edge] = 250
@@ -194,7 +181,7 @@ def _sheet_over(page: np.ndarray, edge: int, bottom: int = 2270) -> np.ndarray:
 
 
 def test_a_modal_bottom_sheet_leaves_the_page_above_behind() -> None:
-    px = _sheet_over(_page(), 1500)
+    px = _sheet_over(plain_page(), 1500)
     elements = [
         Element(1, ElementKind.TEXT, Box(80, 300, 600, 340), text="Headlines"),
         Element(2, ElementKind.TEXT, Box(80, 1620, 600, 1660), text="Copy link"),

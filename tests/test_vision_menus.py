@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from PIL import Image
+from vision_pages import NAV, STATUS, H, W, plain_page
 
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.simulator.apps import messages
@@ -18,20 +19,7 @@ from screenpilot.vision.menus import find_menu
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.pipeline import analyse
 
-W, H = 1080, 2400
 MENU = Box(560, 170, 1040, 900)
-STATUS = Block(1, Box(0, 0, W, 60), BlockKind.STATUS_BAR)
-NAV = Block(2, Box(0, 2270, W, H), BlockKind.NAVIGATION_BAR)
-
-
-def _page() -> np.ndarray:
-    """A white page with dark text rows, under a status and a navigation bar."""
-    px = np.full((H, W, 3), 250, np.uint8)
-    px[:60] = 40
-    px[2270:] = 0
-    for y in range(300, 2200, 200):
-        px[y : y + 40, 80:600] = 60
-    return px
 
 
 def _with_menu(px: np.ndarray, box: Box = MENU, frame: bool = False) -> np.ndarray:
@@ -56,18 +44,18 @@ def _with_menu(px: np.ndarray, box: Box = MENU, frame: bool = False) -> np.ndarr
 
 
 def test_a_menu_over_the_page_is_found_by_its_shadow() -> None:
-    found = find_menu(_with_menu(_page()), 60, 2270)
+    found = find_menu(_with_menu(plain_page()), 60, 2270)
     assert found is not None
     for got, want in zip(found.as_tuple(), MENU.as_tuple(), strict=True):
         assert abs(got - want) <= 12
 
 
 def test_a_framed_picture_is_no_menu() -> None:
-    assert find_menu(_with_menu(_page(), frame=True), 60, 2270) is None
+    assert find_menu(_with_menu(plain_page(), frame=True), 60, 2270) is None
 
 
 def test_a_panel_across_the_width_is_no_menu() -> None:
-    assert find_menu(_with_menu(_page(), Box(0, 170, W, 900)), 60, 2270) is None
+    assert find_menu(_with_menu(plain_page(), Box(0, 170, W, 900)), 60, 2270) is None
 
 
 def test_the_page_around_a_menu_goes_behind_it_undimmed() -> None:
@@ -87,7 +75,7 @@ def test_the_page_around_a_menu_goes_behind_it_undimmed() -> None:
         Block(3, Box(0, 60, W, 170), BlockKind.TOOLBAR),
         Block(4, Box(0, 170, W, 2200), BlockKind.LIST),
     ]
-    out_blocks, out = with_behind(_with_menu(_page()), blocks, elements)
+    out_blocks, out = with_behind(_with_menu(plain_page()), blocks, elements)
     menu = [b for b in out_blocks if b.kind is BlockKind.MENU]
     behind = [b for b in out_blocks if b.kind is BlockKind.BEHIND]
     assert len(menu) == 1 and len(behind) == 1 and behind[0].caption == "menu"
@@ -110,7 +98,7 @@ def test_the_page_around_a_menu_goes_behind_it_undimmed() -> None:
 def test_a_page_without_a_menu_is_left_as_it_is() -> None:
     elements = [Element(1, ElementKind.TEXT, Box(80, 300, 600, 340), text="Location", block_id=3)]
     blocks = [STATUS, NAV, Block(3, Box(0, 280, W, 2200), BlockKind.LIST)]
-    assert with_behind(_page(), blocks, elements) == (blocks, elements)
+    assert with_behind(plain_page(), blocks, elements) == (blocks, elements)
 
 
 class _Reader:
@@ -126,7 +114,7 @@ class _Reader:
 
 
 def test_a_line_across_the_menus_side_is_cut_there_and_read_again() -> None:
-    px = _with_menu(_page())
+    px = _with_menu(plain_page())
     across = TextLine("DownloaSupport", Box(300, 600, 900, 650), 0.9)  # over MENU.x1
     page = TextLine("Headlines", Box(80, 1500, 500, 1540), 0.9)  # below the menu
     inside = TextLine("Settings", Box(610, 400, 800, 440), 0.9)
@@ -139,8 +127,8 @@ def test_a_line_across_the_menus_side_is_cut_there_and_read_again() -> None:
     assert left.x1 == 300 and left.x2 < MENU.x1 < right.x1 and right.x2 == 900
     assert len(reader.asked) == 2  # only the line across the edge was read again
     assert cut_at_menu(px, [across], None, menu) == [across]  # no reader: as it was
-    assert menu_between(_page()) is None
-    assert cut_at_menu(_page(), [across], reader, None) == [across]  # no menu: as it was
+    assert menu_between(plain_page()) is None
+    assert cut_at_menu(plain_page(), [across], reader, None) == [across]  # no menu: as it was
 
 
 def test_the_virtual_phones_overflow_menu_is_a_menu_block() -> None:
