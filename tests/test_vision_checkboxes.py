@@ -126,3 +126,80 @@ def test_a_square_patch_of_a_photo_is_no_check_box() -> None:
     screen[300:700, 60:460] = _photo_tile()
     screen[330:390, 370:430] = 235  # a light square, filled: no outline, no tick
     assert find_check_boxes(screen) == []
+
+
+def _material_box(
+    screen: np.ndarray, x: int, y: int, side: int, *, ticked: bool, grey: int = 115
+) -> None:
+    """A Material check box as a phone draws it: a rounded outline 6 px thick at 420 dpi
+    (2 of its 18 dp), filled and ticked when on."""
+    from PIL import Image, ImageDraw
+
+    page = tuple(int(v) for v in screen[y, x - 4])
+    tile = Image.new("RGB", (side, side), page)
+    draw = ImageDraw.Draw(tile)
+    box = (0, 0, side - 1, side - 1)
+    if ticked:
+        draw.rounded_rectangle(box, radius=7, fill=(grey,) * 3)
+        tick = [(0.22 * side, 0.52 * side), (0.42 * side, 0.72 * side), (0.8 * side, 0.3 * side)]
+        draw.line(tick, fill=(250, 250, 250), width=6)
+    else:
+        draw.rounded_rectangle(box, radius=7, outline=(grey,) * 3, width=6)
+    screen[y : y + side, x : x + side] = np.asarray(tile)
+
+
+def _jpeg(screen: np.ndarray, quality: int = 90) -> np.ndarray:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(screen).save(buffer, "JPEG", quality=quality)
+    return np.asarray(Image.open(io.BytesIO(buffer.getvalue())).convert("RGB"))
+
+
+def test_a_rounded_check_box_in_a_jpeg_is_found_with_its_state() -> None:
+    """A real phone's check box in a JPEG screenshot (AirUnlock's storage cleaner,
+    aeondroid's settings): the contour's box lies a pixel outside the stroke on both
+    sides, a quarter of the ring's 4 px band, and the round corners leave more of the
+    page in it; judged one pixel in, the ring is even."""
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    _material_box(screen, 905, 204, 54, ticked=False)
+    _material_box(screen, 905, 604, 54, ticked=True, grey=93)
+    found = sorted(find_check_boxes(_jpeg(screen)), key=lambda e: e.box.y1)
+    assert [f.checked for f in found] == [False, True]
+    assert found[0].box.iou(Box.of(905, 204, 959, 258)) > 0.8
+    assert found[1].box.iou(Box.of(905, 604, 959, 658)) > 0.8
+
+
+def test_a_letter_o_with_round_corners_is_no_check_box() -> None:
+    """A geometric font's "O" (GIPHY's "REACTIONS") is a square with round corners: one
+    pixel in, its corners hold no stroke, so its ring is not even."""
+    from PIL import Image, ImageDraw
+
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    tile = Image.new("RGB", (180, 180), (250, 250, 250))
+    ImageDraw.Draw(tile).rounded_rectangle((0, 0, 179, 179), radius=70, outline=(60,) * 3, width=24)
+    screen[500:545, 500:545] = np.asarray(tile.resize((45, 45), Image.Resampling.LANCZOS))
+    assert find_check_boxes(screen) == []
+
+
+def test_an_icon_framed_twice_is_no_check_box() -> None:
+    """Settings' "Photos & videos" icon: a square frame with another frame's corner
+    beside it; the surround is the page but for that stroke, so it is no photo."""
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    _outline(screen, 520, 300, 50, 110, 5)
+    screen[306:366, 506:512] = 110  # the frame behind: down its left...
+    screen[360:366, 506:566] = 110  # ... and along its bottom
+    screen[335:343, 532:558] = 110  # a picture's mark inside
+    assert find_check_boxes(screen) == []
+
+
+def test_a_ticked_square_in_the_status_bar_is_a_notification_icon() -> None:
+    screen = np.full((2400, 1080, 3), 250, np.uint8)
+    screen[:70] = 40  # a dark status bar
+    _material_box(screen, 300, 12, 46, ticked=True, grey=200)
+    _material_box(screen, 300, 600, 56, ticked=True)
+    assert len(find_check_boxes(screen)) == 2
+    kept = [e for e in with_check_boxes(screen, []) if e.kind is K.CHECK_BOX]
+    assert [e.box.y1 > 500 for e in kept] == [True]

@@ -6,10 +6,15 @@ fixed, so the pixels decide: a near-square of 2.6-7.5 % of the screen's width
 whose edge is a closed, even ring on a plain surround, its inside either the
 surround's colour (unchecked) or the ring's colour with a contrasting mark
 (checked). Text glyphs (CJK "口"), icons and thumbnails fail one of these; the
-navigation bar's "recents" square is left out. Two looks of a photo picker pass too:
-a light outline on a photo (the surround is not plain, but the ring is even and in a
-grey the photo around it hardly has, and the photo shows through its inside), and a
-faint grey outline (20-40 grey levels) on a white thumbnail.
+navigation bar's "recents" square and a notification's app icon in the status bar
+are left out. A ring is judged at the contour's box and, where that is not even
+enough, one pixel in: in a JPEG the box takes a pixel of the page outside a sharp
+stroke on both sides, a quarter of a 4 px band, and round corners leave more of the
+page in it (real check boxes on AirUnlock, aeondroid, ajsha and Seal were missed
+so). Two looks of a photo picker pass too: a light outline on a photo (the surround
+is not plain, but the ring is even and in a grey the photo around it hardly has, and
+the photo shows through its inside), and a faint grey outline (20-40 grey levels) on
+a white thumbnail.
 The finder adds a ``check_box`` where the detector found none, and replaces a
 detected image or button that is the same square. The pixels are also the judge of
 the detector's own check boxes: one that no found square confirms is reported as a
@@ -28,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.density import short_side
+from screenpilot.vision.density import PHONE_DP, short_side
 
 #: A check box's side as a share of the screen's width (18-24 dp on 320-480 dp).
 MIN_SIDE, MAX_SIDE = 0.026, 0.075
@@ -44,10 +49,15 @@ CONFIDENCE = 0.6
 #: ``STROKE_AROUND`` of the surround (and of an unchecked inside) has the ring's grey.
 EVEN_RING = 0.75
 STROKE_AROUND = 0.25
+#: ... and a surround with over this share within ``PLAIN`` of its median is a page.
+PAGE_SHARE = 0.8
 #: A faint outline on a plain page: at least this grey-level contrast, and this share
 #: of the ring within half of it of the ring's median.
 FAINT = 20.0
 FAINT_EVEN = 0.8
+#: A ring judged one pixel in: its emptiest corner holds at least this share of the
+#: stroke its fullest one holds.
+CORNER_BALANCE = 0.5
 
 
 def _plain(values: np.ndarray) -> bool:
@@ -86,11 +96,14 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
         # a pixel of the page round the ring, half the band: the band inside it counts too
         inset = _ring(crop, x1 + 1, y1 + 1, x2 - 1, y2 - 1, band)
         even = max(even, float((np.abs(inset - edge) < CONTRAST).mean()))
+    if even < 0.7:  # an anti-aliased outline: judged one pixel in
+        edge, even = _inset_ring(crop, (x1, y1, x2, y2), band, (edge, even))
     if abs(edge - surround) < CONTRAST or even < 0.7:
         return None
     if not _plain(outside):
-        # on a photo: an even outline in a grey the photo around it hardly has
-        if even < EVEN_RING:
+        # on a photo: an even outline in a grey the photo around it hardly has (a page
+        # with a stroke of another glyph in the margin is no photo: an icon's frame)
+        if even < EVEN_RING or float((np.abs(outside - surround) < PLAIN).mean()) > PAGE_SHARE:
             return None
         if float((np.abs(outside - edge) < CONTRAST).mean()) > STROKE_AROUND:
             return None
@@ -103,6 +116,30 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     if inner.size == 0 or not 0.05 < float(mark.mean()) < 0.5:
         return None
     return True if _check_mark(mark) else None
+
+
+def _inset_ring(
+    crop: np.ndarray, box: tuple[int, int, int, int], band: int, best: tuple[float, float]
+) -> tuple[float, float]:
+    """The ring's grey and evenness one pixel inside the box, with its own median (the
+    contour's box takes an anti-aliased outline's outer pixel, half page, half stroke, a
+    quarter of a 4 px band): ``best`` (grey, evenness) unless it is more even there and
+    its four corners hold the stroke alike (a letter's bowl, "p", leaves one empty)."""
+    x1, y1, x2, y2 = (v + d for v, d in zip(box, (1, 1, -1, -1), strict=True))
+    ring = _ring(crop, x1, y1, x2, y2, band)
+    if ring.size == 0:
+        return best
+    grey = float(np.median(ring))
+    even = float((np.abs(ring - grey) < CONTRAST).mean())
+    c = max(band, (x2 - x1) // 6)
+    corners = [
+        float((np.abs(crop[ys, xs] - grey) < CONTRAST).mean())
+        for ys in (slice(y1, y1 + c), slice(y2 - c, y2))
+        for xs in (slice(x1, x1 + c), slice(x2 - c, x2))
+    ]
+    if even > best[1] and min(corners) >= CORNER_BALANCE * max(corners):
+        return grey, even
+    return best
 
 
 def _faint_outline(
@@ -191,10 +228,12 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
 #: A detected image, button or check box at most this many times a found check box's
 #: area, holding it whole, is that check box (the detector's box is often loose around
 #: small squares).
-LOOSE_FACTOR = 3.5
+LOOSE_FACTOR = 4.0
+#: A square centred this near the top (dp) lies in the status bar: a notification's icon.
+STATUS_DP = 26.0
 
 
-def _same_square(found: Box, widget: Element) -> bool:
+def same_square(found: Box, widget: Element) -> bool:
     """Whether ``widget`` is the found check box: the same box, or a loose box round it
     (a picture, a button, or the detector's own check box: NetGuard's menu has one
     85 x 95 px round a 55 px square)."""
@@ -212,14 +251,16 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
     button that is the same square (or a loose box around it) becomes that check box,
     and a detected check box that no found square confirms becomes an image."""
     bars = [e.box for e in widgets if e.kind is ElementKind.NAVIGATION_BAR]
+    top = STATUS_DP * short_side(pixels.shape[1], pixels.shape[0]) / PHONE_DP
     found = [
         f
         for f in find_check_boxes(pixels)
         if not any(b.intersection(f.box) > 0.5 * f.box.area for b in bars)
+        and f.box.center[1] >= top  # a notification's app icon in the status bar
     ]
     out = []
     for e in widgets:
-        same = next((f for f in found if _same_square(f.box, e)), None)
+        same = next((f for f in found if same_square(f.box, e)), None)
         if same is not None and e.kind in (ElementKind.IMAGE, ElementKind.BUTTON):
             continue
         if same is not None and e.kind is ElementKind.CHECK_BOX and e.checked is None:
@@ -227,4 +268,11 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
         elif same is None and e.kind is ElementKind.CHECK_BOX:
             e = dataclasses.replace(e, kind=ElementKind.IMAGE, checked=None)
         out.append(e)
-    return out + [f for f in found if not any(f.box.iou(e.box) > 0.3 for e in out)]
+    return out + [
+        f
+        for f in found
+        if not any(
+            f.box.iou(e.box) > 0.3 or (e.kind is ElementKind.CHECK_BOX and same_square(f.box, e))
+            for e in out
+        )
+    ]

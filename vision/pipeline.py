@@ -41,7 +41,7 @@ from screenpilot.vision import weak as weak_mod
 from screenpilot.vision.backdrop import find_backdrop_pictures
 from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dots
 from screenpilot.vision.caret import strip_carets
-from screenpilot.vision.checkboxes import with_check_boxes
+from screenpilot.vision.checkboxes import same_square, with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.density import density_scope, in_context, short_side
 from screenpilot.vision.detect import Detector as OnnxDetector
@@ -390,6 +390,8 @@ def assemble(
             for e in seen
             if e.confidence < weak_mod.STRONG_CONF
             and e.kind.value not in ("status_bar", "navigation_bar")
+            # nor a loose box round a found check box (the check box it is)
+            and not any(c.kind is ElementKind.CHECK_BOX and same_square(c.box, e) for c in sure)
         ]
         widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], span)
         page = page_of(pixels)  # the rows' backgrounds, for icon blobs and discs
