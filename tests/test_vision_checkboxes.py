@@ -92,6 +92,22 @@ def test_a_detector_check_box_loose_round_a_found_square_stays_a_check_box() -> 
     assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
 
 
+def test_a_detection_shifted_off_a_found_square_is_that_check_box() -> None:
+    """ajsha's check boxes: the detector's box 15 px left of the square and smaller (IoU
+    0.38) was not confirmed, became an image, and hid the square; the square wins."""
+    pixels, phone = _render("clock", "add")
+    truth = _truth(phone)[0].box
+    square = next(f.box for f in find_check_boxes(pixels) if f.box.iou(truth) > 0.5)
+    d = square.width // 4
+    shifted = Box.of(square.x1 - d, square.y1 + 2, square.x2 - d - 6, square.y2 - 2)
+    assert 0.3 < shifted.iou(square) < 0.5
+    out = with_check_boxes(pixels, [Element(0, K.CHECK_BOX, shifted, confidence=0.81)])
+    assert not [e for e in out if e.box == shifted]
+    kept = next(e for e in out if e.box == square)
+    assert kept.kind is K.CHECK_BOX and kept.checked is not None
+    assert len([e for e in out if e.kind is K.CHECK_BOX]) == len(_truth(phone))
+
+
 def _photo_tile(size: int = 400, seed: int = 3) -> np.ndarray:
     """A photo-like tile: a green-blue gradient with noise (not a plain surround)."""
     rng = np.random.default_rng(seed)

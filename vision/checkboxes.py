@@ -229,6 +229,8 @@ def find_check_boxes(pixels: np.ndarray) -> list[Element]:
 #: area, holding it whole, is that check box (the detector's box is often loose around
 #: small squares).
 LOOSE_FACTOR = 4.0
+#: ... and one overlapping it this much (IoU) is that check box with its box shifted.
+SHIFTED_IOU = 0.3
 #: A square centred this near the top (dp) lies in the status bar: a notification's icon.
 STATUS_DP = 26.0
 
@@ -246,10 +248,21 @@ def same_square(found: Box, widget: Element) -> bool:
     )
 
 
+def _shifted(found: Box, widget: Element) -> bool:
+    """Whether ``widget`` is a detection of the found check box with its box shifted off
+    it (IoU over 0.3, at most ``LOOSE_FACTOR`` times its area)."""
+    return (
+        widget.kind in (ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.CHECK_BOX)
+        and found.iou(widget.box) > SHIFTED_IOU
+        and widget.box.area <= LOOSE_FACTOR * found.area
+    )
+
+
 def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Element]:
     """``widgets`` plus the check boxes only the pixels show; a detected image or
     button that is the same square (or a loose box around it) becomes that check box,
-    and a detected check box that no found square confirms becomes an image."""
+    as does a detection of it with its box shifted off it, and a detected check box
+    that no found square confirms becomes an image."""
     bars = [e.box for e in widgets if e.kind is ElementKind.NAVIGATION_BAR]
     top = STATUS_DP * short_side(pixels.shape[1], pixels.shape[0]) / PHONE_DP
     found = [
@@ -263,6 +276,8 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
         same = next((f for f in found if same_square(f.box, e)), None)
         if same is not None and e.kind in (ElementKind.IMAGE, ElementKind.BUTTON):
             continue
+        if same is None and any(_shifted(f.box, e) for f in found):
+            continue  # the detector's box off the square (ajsha's, 15 px left): the square
         if same is not None and e.kind is ElementKind.CHECK_BOX and e.checked is None:
             e = dataclasses.replace(e, checked=same.checked)
         elif same is None and e.kind is ElementKind.CHECK_BOX:
