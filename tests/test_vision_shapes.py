@@ -60,3 +60,65 @@ def test_a_pill_with_its_icon_in_the_middle_and_a_photo_stay_pictures() -> None:
     pixels[photo_box.y1 : photo_box.y2, photo_box.x1 : photo_box.x2] = (90, 140, 60)
     photo = Element(1, ElementKind.IMAGE, photo_box, confidence=0.8)
     assert switch_drawn(pixels, photo) == photo
+
+
+def _thumb_on_track(on: bool, *, page: int = 250, side_box: bool = False) -> tuple[np.ndarray, Box]:
+    """A Material 2 switch (a 20 dp disc over one end of a 14 dp track, 37 dp in all, at
+    420 dpi) on a plain page, with the detector's box round it: its square touch target
+    (``side_box``) or the switch itself."""
+    pixels = np.full((2400, 1080, 3), page, np.uint8)
+    x, y, d, t = 900, 500, 52, 36  # the shape's left, top, the thumb's and track's heights
+    width = 97
+    cy = y + d // 2
+    thumb = x + width - d // 2 - 1 if on else x + d // 2
+    track_colour = (184, 207, 203) if on else (185, 185, 185)
+    thumb_colour = (31, 82, 70) if on else (236, 236, 236)
+    far = x + t // 2 if on else x + width - 1 - t // 2
+    cv2.rectangle(
+        pixels, (min(far, thumb), cy - t // 2), (max(far, thumb), cy + t // 2), track_colour, -1
+    )
+    cv2.circle(pixels, (far, cy), t // 2, track_colour, -1)
+    cv2.circle(pixels, (thumb, cy), d // 2, thumb_colour, -1)
+    if side_box:
+        return pixels, Box.of(x - 16, y - 45, x + width + 16, y + d + 45)
+    return pixels, Box.of(x - 2, y - 2, x + width + 2, y + d + 2)
+
+
+@pytest.mark.parametrize("on", [True, False])
+@pytest.mark.parametrize("side_box", [False, True])
+def test_a_thumb_over_a_thinner_track_is_a_switch_with_its_state(on: bool, side_box: bool) -> None:
+    """Android 7-11's settings and permission switches (TrackerControl, the permission
+    controller): the thumb overhangs the track, so the shape is no stadium; the thumb's
+    end tells whether it is on. The detector's box may be the square touch target."""
+    pixels, box = _thumb_on_track(on, side_box=side_box)
+    seen = by_shape(
+        Element(0, ElementKind.SWITCH if side_box else ElementKind.IMAGE, box, confidence=0.7)
+    )
+    assert seen.kind is ElementKind.IMAGE
+    switch = switch_drawn(pixels, seen)
+    assert switch.kind is ElementKind.SWITCH and switch.checked is on
+    assert switch.box.iou(Box.of(900, 500, 997, 552)) > 0.8
+
+
+def test_a_switch_on_a_coloured_bar_is_seen_in_its_own_box() -> None:
+    """Settings' master switch on a teal bar: the grown crop takes the page above the bar
+    for the page, so the track is looked for in the touch target alone."""
+    pixels, box = _thumb_on_track(True, page=250, side_box=True)
+    pixels[box.y1 : box.y2 + 3, :] = np.where(
+        (pixels[box.y1 : box.y2 + 3, :] == 250).all(axis=-1, keepdims=True),
+        np.array([0, 137, 123], np.uint8),
+        pixels[box.y1 : box.y2 + 3, :],
+    )
+    switch = switch_drawn(pixels, Element(0, ElementKind.IMAGE, box, confidence=0.7))
+    assert switch.kind is ElementKind.SWITCH and switch.checked is True
+
+
+def test_a_round_button_in_a_square_box_stays_a_picture() -> None:
+    pixels = np.full((2400, 1080, 3), 250, np.uint8)
+    cv2.circle(pixels, (540, 600), 60, (30, 90, 200), -1)
+    cv2.circle(pixels, (540, 600), 20, (250, 250, 250), -1)
+    box = Box.of(470, 530, 610, 670)
+    assert (
+        switch_drawn(pixels, Element(0, ElementKind.IMAGE, box, confidence=0.7)).kind
+        is ElementKind.IMAGE
+    )

@@ -14,7 +14,12 @@ at 0.16-0.36). :func:`switch_drawn` makes a picture a switch when the pixels aro
 its box hold a stadium (a rectangle with round ends, ``TRACK_RATIO`` times wider than
 tall, whose outline and fill cover at least ``STADIUM_IOU`` of the ideal shape) with
 a thumb at one end (the colours at the centres of its two end discs differ by more
-than ``THUMB_CONTRAST``: a navigation bar's pill holds its icon in the middle).
+than ``THUMB_CONTRAST``: a navigation bar's pill holds its icon in the middle), or a
+thumb over one end of a thinner track (Material 2, Android 7-11's settings and
+permission switches: a 20 dp disc on a 14 dp track; :func:`_thumb_on_track`), which
+also tells whether it is on (the thumb at the right end). The detector's box may be
+the switch's square touch target (which ``by_shape`` made a picture), and where the
+box lies in a coloured bar the track is looked for in the box alone.
 
     >>> widgets = [by_shape(e) for e in widgets]   # doctest: +SKIP
     >>> widgets = [switch_drawn(pixels, e) for e in widgets]   # doctest: +SKIP
@@ -38,12 +43,23 @@ TRACK_DP = 48.0
 #: A detector's box around a track: its ratio and height within this factor of the
 #: track's (the box is often a few pixels off).
 BOX_SLACK = 1.3
+#: ... or a square touch target round it (a detector's "switch" box 0.92 times wider
+#: than tall round a permission switch, which ``by_shape`` made a picture).
+SQUARE_BOX = 0.7
 #: The box is grown by this share of its size each way to see the whole track.
 GROW = 0.25
 #: A pixel is the page's colour within this (sum of R, G, B).
 PAGE = 40
 STADIUM_IOU = 0.9
 THUMB_CONTRAST = 60
+#: A thumb over a thinner track: the track's height as a share of the thumb's (14 of 20
+#: dp), measured on the far ``FAR_END`` of the shape's width, its middle within
+#: ``TRACK_OFF_CENTRE`` of the thumb's, and the shape within ``THUMB_TRACK_IOU`` of the
+#: ideal one.
+THIN_TRACK = (0.4, 0.85)
+FAR_END = 0.2
+TRACK_OFF_CENTRE = 0.12
+THUMB_TRACK_IOU = 0.85
 
 
 def by_shape(element: Element) -> Element:
@@ -61,24 +77,36 @@ def switch_drawn(pixels: RGB, element: Element) -> Element:
     if (
         element.kind is not ElementKind.IMAGE
         or element.text
-        or not TRACK_RATIO[0] / BOX_SLACK
-        <= box.width / max(1, box.height)
-        <= TRACK_RATIO[1] * BOX_SLACK
+        or not SQUARE_BOX <= box.width / max(1, box.height) <= TRACK_RATIO[1] * BOX_SLACK
         or box.height > TRACK_DP * dp * BOX_SLACK
     ):
         return element
-    track = _track(pixels, box, dp)
-    if track is None:
+    found = _track(pixels, box, dp)
+    if found is None:
         return element
-    return dataclasses.replace(element, kind=ElementKind.SWITCH, box=track, target=None)
+    track, checked = found
+    return dataclasses.replace(
+        element, kind=ElementKind.SWITCH, box=track, target=None, checked=checked
+    )
 
 
-def _track(pixels: RGB, box: Box, dp: float) -> Box | None:
-    """The stadium with a thumb at one end around ``box``, None when there is none."""
+def _track(pixels: RGB, box: Box, dp: float) -> tuple[Box, bool | None] | None:
+    """The stadium with a thumb at one end around ``box`` (or a thumb over one end of a
+    thinner track: then whether it is on), None when there is none. Seen on the box
+    grown by ``GROW``, else on the box alone (a touch target inside a coloured bar,
+    whose grown crop takes the page around the bar for the page)."""
+    for grow in (GROW, 0.0):
+        found = _track_in(pixels, box, dp, grow)
+        if found is not None:
+            return found
+    return None
+
+
+def _track_in(pixels: RGB, box: Box, dp: float, grow: float) -> tuple[Box, bool | None] | None:
     import cv2
 
     h, w = pixels.shape[:2]
-    gx, gy = round(GROW * box.width), round(GROW * box.height)
+    gx, gy = round(grow * box.width), round(grow * box.height)
     x1, y1 = max(0, box.x1 - gx), max(0, box.y1 - gy)
     x2, y2 = min(w, box.x2 + gx), min(h, box.y2 + gy)
     crop = pixels[y1:y2, x1:x2].astype(np.int16)
@@ -111,9 +139,44 @@ def _track(pixels: RGB, box: Box, dp: float) -> Box | None:
     cv2.circle(ideal, (sw - 1 - r, r), r, 1, -1)
     both = float((mine & (ideal > 0)).sum())
     iou = both / max(1.0, float((mine | (ideal > 0)).sum()))
+    checked: bool | None = None
     if iou < STADIUM_IOU:
-        return None
+        checked = _thumb_on_track(mine)
+        if checked is None:
+            return None
     ends = crop[sy + r, [sx + r, sx + sw - 1 - r]]
     if float(colour_distance(ends[:1], ends[1])[0]) <= THUMB_CONTRAST:
         return None
-    return Box.of(x1 + sx, y1 + sy, x1 + sx + sw, y1 + sy + sh)
+    return Box.of(x1 + sx, y1 + sy, x1 + sx + sw, y1 + sy + sh), checked
+
+
+def _thumb_on_track(mine: np.ndarray) -> bool | None:
+    """Whether ``mine`` (a shape's mask, cut to its box) is a thumb on a thinner track
+    (Material 2, Android 7-11's settings: a 20 dp disc over one end of a 14 dp track,
+    ``THIN_TRACK`` of its height): on (the thumb at the right end), off (at the left),
+    None when it is not such a switch."""
+    import cv2
+
+    sh, sw = mine.shape
+    far = max(2, round(FAR_END * sw))
+    left_thumb = mine[:, :far].sum() > mine[:, -far:].sum()
+    ends = mine[:, -far:] if left_thumb else mine[:, :far]
+    heights = ends.sum(axis=0)
+    t = int(np.median(heights))
+    if not THIN_TRACK[0] * sh <= t <= THIN_TRACK[1] * sh:
+        return None
+    rows = np.flatnonzero(ends.any(axis=1))
+    middle = (rows[0] + rows[-1]) / 2 if len(rows) else 0.0
+    if abs(middle - (sh - 1) / 2) > TRACK_OFF_CENTRE * sh:
+        return None
+    ideal = np.zeros((sh, sw), np.uint8)
+    r, tr, cy = sh // 2, t // 2, sh // 2
+    thumb_x = r if left_thumb else sw - 1 - r
+    far_x = sw - 1 - tr if left_thumb else tr
+    cv2.rectangle(ideal, (min(thumb_x, far_x), cy - tr), (max(thumb_x, far_x), cy + tr), 1, -1)
+    cv2.circle(ideal, (far_x, cy), tr, 1, -1)
+    cv2.circle(ideal, (thumb_x, cy), r, 1, -1)
+    both = float((mine & (ideal > 0)).sum())
+    if both / max(1.0, float((mine | (ideal > 0)).sum())) < THUMB_TRACK_IOU:
+        return None
+    return not left_thumb
