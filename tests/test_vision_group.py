@@ -285,6 +285,33 @@ def test_labelled_tabs_make_one_bar_even_with_their_icons_detected() -> None:
     assert [[e.id for e in r] for r in find_tab_rows(icons, 1080, 2400)] == [[0, 1, 2, 3]]
 
 
+def test_a_launchers_row_of_app_names_is_no_tab_bar() -> None:
+    """The virtual phone's home screen: four apps named under their pictures in the top
+    third, a fifth under the first; their names are a grid's, not tabs (a bottom bar's
+    labels, above, have nothing in their columns below them)."""
+    xs = (150, 410, 670, 930)
+    pictures = [el(K.IMAGE, (x - 60, 380, x + 60, 500)) for x in xs]
+    names = [
+        el(K.TEXT, (x - 70, 544, x + 70, 590), name)
+        for x, name in zip(xs, ("Settings", "Contacts", "Clock", "Messages"), strict=True)
+    ]
+    assert len(find_tab_rows(names, 1080, 2400)) == 1  # the names alone look like tabs
+    shop = [el(K.IMAGE, (90, 650, 210, 770)), el(K.TEXT, (105, 812, 195, 862), "Shop")]
+    assert find_tab_rows([*pictures, *names, *shop], 1080, 2400) == []
+
+
+def test_a_setting_with_a_switch_is_no_pair_of_tabs() -> None:
+    """TrackerControl: a heading "Essential" on the left and "Block" beside its switch on
+    the right, in the bottom sixth, are centred on the screen's halves like two tabs."""
+    row = [
+        el(K.TEXT, (88, 1950, 355, 2010), "Essential"),
+        el(K.TEXT, (720, 1955, 868, 1995), "Block"),
+    ]
+    assert len(find_tab_rows(row, 1080, 2280)) == 1
+    switch = el(K.SWITCH, (880, 1945, 980, 2000))
+    assert find_tab_rows([*row, switch], 1080, 2280) == []
+
+
 def test_an_icon_read_as_a_letter_beside_a_buttons_label_is_not_its_text() -> None:
     """A location pin read "Q" as a line of its own before "Use my location"; a lone
     one-character label ("+") and a digit beside a label ("2 items") stay."""

@@ -395,11 +395,49 @@ def find_tab_rows(elements: Sequence[Element], width: int, height: int) -> list[
     )
     bands = [(min(e.box.y1 for e in r), max(e.box.y2 for e in r)) for r in texts]
     near = 0.08 * height
-    return texts + [
+    rows = texts + [
         r
         for r in others
         if not any(y1 - near <= r[0].box.center[1] <= y2 + near for y1, y2 in bands)
     ]
+    # a row with a switch or check box on it is a setting's, not tabs (TrackerControl's
+    # "Essential" heading and the "Block" beside its switch)
+    toggles = [e.box for e in elements if e.kind in TOGGLE_KINDS]
+    return [
+        r
+        for r in rows
+        if not any(same_row(r[0].box, t) for t in toggles) and not _tile_grid(r, elements, width)
+    ]
+
+
+def _named_tile(text: Element, pictures: Sequence[Element]) -> bool:
+    """Whether ``text`` is a picture's name: a picture right above it, centred on it."""
+    t = text.box
+    return any(
+        p.box.y2 <= t.y1 + 0.25 * t.height
+        and t.y1 - p.box.y2 <= 1.5 * t.height
+        and abs(p.box.center[0] - t.center[0]) <= 0.5 * p.box.width
+        for p in pictures
+    )
+
+
+def _tile_grid(row: Sequence[Element], elements: Sequence[Element], width: int) -> bool:
+    """Whether ``row`` (texts) names pictures of a grid: two or more of its texts are
+    pictures' names, and another picture's name lies in one of the row's columns on
+    another row (a launcher's apps, the virtual phone's home screen); a bottom
+    navigation bar's labels have nothing in their columns below them."""
+    pictures = [e for e in elements if e.kind in (ElementKind.IMAGE, ElementKind.ICON)]
+    named = [t for t in row if t.kind is ElementKind.TEXT and _named_tile(t, pictures)]
+    if len(named) < 2:
+        return False
+    return any(
+        o.kind is ElementKind.TEXT
+        and o not in row
+        and not same_row(o.box, row[0].box)
+        and any(abs(o.box.center[0] - t.box.center[0]) <= TILE_COLUMN * width for t in named)
+        and _named_tile(o, pictures)
+        for o in elements
+    )
 
 
 def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Element]]:
@@ -418,6 +456,8 @@ def _rows(elements: Sequence[Element], width: int, height: int) -> list[list[Ele
     return [r for r in rows if _is_tab_row(r, width, height)]
 
 
+#: A picture's name in a row's column: centred within this share of the width.
+TILE_COLUMN = 0.05
 #: Tabs at the bottom are centred below this share of the height (a phone in portrait),
 #: or within this many dp of the bottom edge on a screen held sideways.
 BOTTOM_TABS, BOTTOM_TABS_DP = 0.83, 155.0
