@@ -1,5 +1,6 @@
 """States of elements read from their pixels: switches and check boxes on or off (an accent
-colour), fields showing a hint (faint text), what is clickable by kind."""
+colour), the chosen radio option (``vision.radios``), fields showing a hint (faint text),
+what is clickable by kind."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.image import RGB
+from screenpilot.vision.radios import radio_chosen
 
 #: How far a text's ink stands from its background (grey levels, at the ink's 90th
 #: percentile) below which it is a hint: the simulator's hints stand 111-126 from
@@ -35,12 +37,10 @@ def with_state(pixels: RGB, e: Element, lines: Sequence[Box] = ()) -> Element:
         else:
             hint = faint(crop, outlined=True)
         return dataclasses.replace(e, editable=True, clickable=True, hint=bool(e.text) and hint)
-    if e.kind in (
-        ElementKind.BUTTON,
-        ElementKind.SPINNER,
-        ElementKind.RADIO_GROUP,
-        ElementKind.ICON,
-    ):
+    if e.kind is ElementKind.RADIO_GROUP:  # one option: chosen when its ring holds a dot
+        chosen = radio_chosen(pixels, e.box)
+        return dataclasses.replace(e, clickable=True, selected=bool(chosen) or e.selected)
+    if e.kind in (ElementKind.BUTTON, ElementKind.SPINNER, ElementKind.ICON):
         return dataclasses.replace(e, clickable=True)
     return e
 
