@@ -96,7 +96,7 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
         # a pixel of the page round the ring, half the band: the band inside it counts too
         inset = _ring(crop, x1 + 1, y1 + 1, x2 - 1, y2 - 1, band)
         even = max(even, float((np.abs(inset - edge) < CONTRAST).mean()))
-    if even < 0.7:  # an anti-aliased outline: judged one pixel in
+    if even < 0.7:  # the box took a pixel of the page round the stroke: one pixel in
         edge, even = _inset_ring(crop, (x1, y1, x2, y2), band, (edge, even))
     if abs(edge - surround) < CONTRAST or even < 0.7:
         return None
@@ -121,10 +121,11 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
 def _inset_ring(
     crop: np.ndarray, box: tuple[int, int, int, int], band: int, best: tuple[float, float]
 ) -> tuple[float, float]:
-    """The ring's grey and evenness one pixel inside the box, with its own median (the
-    contour's box takes an anti-aliased outline's outer pixel, half page, half stroke, a
-    quarter of a 4 px band): ``best`` (grey, evenness) unless it is more even there and
-    its four corners hold the stroke alike (a letter's bowl, "p", leaves one empty)."""
+    """The ring's grey and evenness one pixel inside the box, with its own median (in a
+    JPEG the contour's box takes a pixel of the page outside a sharp stroke on both
+    sides, a quarter of a 4 px band): ``best`` (grey, evenness) unless it is more even
+    there and its four corners hold the stroke alike (a letter's bowl, "p", leaves one
+    empty)."""
     x1, y1, x2, y2 = (v + d for v, d in zip(box, (1, 1, -1, -1), strict=True))
     ring = _ring(crop, x1, y1, x2, y2, band)
     if ring.size == 0:
