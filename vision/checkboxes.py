@@ -33,7 +33,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.density import PHONE_DP, short_side
+from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.density import short_side
 
 #: A check box's side as a share of the screen's width (18-24 dp on 320-480 dp).
 MIN_SIDE, MAX_SIDE = 0.026, 0.075
@@ -265,7 +266,7 @@ def with_check_boxes(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Ele
     as does a detection of it with its box shifted off it, and a detected check box
     that no found square confirms becomes an image."""
     bars = [e.box for e in widgets if e.kind is ElementKind.NAVIGATION_BAR]
-    top = STATUS_DP * short_side(pixels.shape[1], pixels.shape[0]) / PHONE_DP
+    top = STATUS_DP * dp_size(pixels.shape[1], pixels.shape[0])
     found = [
         f
         for f in find_check_boxes(pixels)

@@ -25,6 +25,7 @@ from PIL import Image, UnidentifiedImageError
 
 from screenpilot.errors import ImageError, VisionError
 from screenpilot.vision.icon_vocab import UNKNOWN
+from screenpilot.vision.image import border_colour
 from screenpilot.vision.onnx import open_session
 
 if TYPE_CHECKING:
@@ -99,9 +100,7 @@ def squarish(image: Image.Image, max_aspect: float = MAX_ASPECT) -> Image.Image:
     w, h = image.size
     if max(w, h) <= max_aspect * min(w, h):
         return image
-    rgb = np.asarray(image.convert("RGB"))
-    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
-    r, g, b = (int(v) for v in np.median(border, axis=0))
+    r, g, b = (int(v) for v in border_colour(np.asarray(image.convert("RGB"))))
     side = max(w, h)
     canvas = Image.new("RGB", (side, side), (r, g, b))
     canvas.paste(image.convert("RGB"), ((side - w) // 2, (side - h) // 2))

@@ -17,7 +17,7 @@ import numpy as np
 
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import RGB, channel_mean
+from screenpilot.vision.image import RGB, border_colour, channel_mean
 
 #: A pixel is ink when its grey differs from the box's border's median by this much.
 INK = 40.0
@@ -41,8 +41,7 @@ def radio_chosen(pixels: RGB, box: Box) -> bool | None:
     if y2 - y1 > OPTION_DP * dp or x2 - x1 < RING_DP[0] * dp or y2 - y1 < RING_DP[0] * dp:
         return None
     grey = channel_mean(pixels[y1:y2, x1:x2])
-    border = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
-    ink = (np.abs(grey - float(np.median(border))) > INK).astype(np.uint8)
+    ink = (np.abs(grey - float(border_colour(grey))) > INK).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     rings = []
     for k in range(1, count):
