@@ -35,6 +35,7 @@ import numpy as np
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import short_side
+from screenpilot.vision.image import grey_u8
 
 #: A check box's side as a share of the screen's width (18-24 dp on 320-480 dp).
 MIN_SIDE, MAX_SIDE = 0.026, 0.075
@@ -186,8 +187,9 @@ def _squares(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _dedupe(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """One box per square (Canny traces a ring's inner and outer edge): the largest."""
+def dedupe(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """One box per square or ring (Canny traces a stroke's inner and outer edge): the
+    largest."""
     kept: list[tuple[int, int, int, int]] = []
     for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
         if all(Box.of(*box).iou(Box.of(*k)) < 0.3 and not _within(box, k) for k in kept):
@@ -206,12 +208,9 @@ def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) 
 
 def find_check_boxes(pixels: np.ndarray) -> list[Element]:
     """Check boxes in an RGB (or grey) screenshot, with their checked state."""
-    import cv2
-
-    source = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
-    grey = cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source
+    grey = grey_u8(pixels)
     found = []
-    for box in _dedupe(_squares(grey)):
+    for box in dedupe(_squares(grey)):
         state = _classify(grey, box)
         if state is not None:
             found.append(

@@ -23,6 +23,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.checkboxes import CONFIDENCE, CONTRAST, _classify, _plain, _ring
+from screenpilot.vision.image import grey_u8
 
 #: Check boxes whose sides differ by at most this share are one grid's.
 SIZE_TOLERANCE = 0.15
@@ -141,10 +142,7 @@ def complete_grid(pixels: np.ndarray, widgets: Sequence[Element]) -> list[Elemen
     side, cells = grid_cells(boxes)
     if not cells:
         return list(widgets)
-    import cv2
-
-    source = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
-    grey = cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source
+    grey = grey_u8(pixels)
     found = [f for c in cells if (f := _probe(grey, c[0], c[1], side)) is not None]
     if not found:
         return list(widgets)

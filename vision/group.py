@@ -53,6 +53,8 @@ APART = 1.0
 TWO_TABS_OFF = 0.08
 #: Widgets a settings row's label belongs to first.
 TOGGLE_KINDS = frozenset({ElementKind.SWITCH, ElementKind.CHECK_BOX})
+#: Widgets a two-line item (a title and its summary) names when centred on it.
+ITEM_KINDS = TOGGLE_KINDS | {ElementKind.RADIO_GROUP}
 #: Wide widgets whose label may stand above them.
 #: (A rating bar is not: in a list or a card the text above it is the item's name,
 #: which must stay a text to tap.)
@@ -124,14 +126,14 @@ def _label_above(text: Box, widget: Box, max_dist: float) -> bool:
 def _relation(text: Box, widget: Element, max_dist: float, item: Box | None = None) -> str | None:
     """How a text relates to a widget: ``text``, ``caption``, ``name`` or None.
     ``item``: the text's two-line item (:func:`_item_of`), which names a switch or check
-    box centred on the item rather than on its first line."""
+    box (or a radio button) centred on the item rather than on its first line."""
     if widget.kind in CONTAINERS and _inside(text, widget.box):
         return "text"
     if (
         widget.kind in LABELLED
         and (
             same_row(text, widget.box)
-            or (widget.kind in TOGGLE_KINDS and item is not None and same_row(item, widget.box))
+            or (widget.kind in ITEM_KINDS and item is not None and same_row(item, widget.box))
         )
         and gap(text, widget.box) <= ROW_LABEL_FACTOR * max_dist
     ):
@@ -165,12 +167,35 @@ def _item_of(text: Box, texts: Sequence[Element]) -> Box | None:
     return None
 
 
+def _wrapped(texts: Sequence[Element], items: dict[int, Box | None]) -> dict[int, Box]:
+    """The second lines of ``items`` (by ``id``), each with its item: a radio button's
+    label wrapped onto a second line ("Allow only while using the / app"), the ring
+    centred on both, is named by both."""
+    out: dict[int, Box] = {}
+    for t in texts:
+        item = items.get(id(t))
+        if item is None:
+            continue
+        for o in texts:
+            if o is not t and items.get(id(o)) is None and item.intersection(o.box) >= o.box.area:
+                out[id(o)] = item
+    return out
+
+
 def _best_widget(
-    text: Box, widgets: Sequence[Element], max_dist: float, item: Box | None = None
+    text: Box,
+    widgets: Sequence[Element],
+    max_dist: float,
+    item: Box | None = None,
+    wrapped: Box | None = None,
 ) -> tuple[int, str] | None:
+    """The widget ``text`` belongs to and how (``item``: the two-line item it is the
+    first line of; ``wrapped``: the one it is the second line of, which only a radio
+    button takes whole: a switch's summary line stays a text)."""
     best: tuple[float, int, str] | None = None
     for i, w in enumerate(widgets):
-        rel = _relation(text, w, max_dist, item)
+        own = wrapped if w.kind is ElementKind.RADIO_GROUP and item is None else item
+        rel = _relation(text, w, max_dist, own)
         if rel is None:
             continue
         d = gap(text, w.box)
@@ -193,10 +218,12 @@ def match_texts(
     """Texts matched to widgets: (widgets with their text/caption, unmatched texts)."""
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
-    toggles = any(w.kind in TOGGLE_KINDS for w in widgets)  # the only users of an item
-    items = {id(t): _item_of(t.box, texts) for t in texts} if toggles else {}
+    toggles = any(w.kind in TOGGLE_KINDS for w in widgets)
+    itemised = any(w.kind in ITEM_KINDS for w in widgets)  # the only users of an item
+    items = {id(t): _item_of(t.box, texts) for t in texts} if itemised else {}
+    wrapped = _wrapped(texts, items)
     for t in sorted(texts, key=_reading_key):
-        hit = _best_widget(t.box, widgets, max_dist, items.get(id(t)))
+        hit = _best_widget(t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)))
         if hit is None:
             free.append(t)
         else:

@@ -297,3 +297,12 @@ def border_colour(crop: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return np.asarray(
         np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
     )
+
+
+def grey_u8(pixels: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
+    """An RGB (or RGBA, or already grey) screenshot as a contiguous uint8 grey image,
+    OpenCV's luma (what the contour finders of check boxes and rings trace)."""
+    import cv2
+
+    source = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
+    return np.asarray(cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source)

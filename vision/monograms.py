@@ -56,6 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.radios import ring_only
 
 #: Initials: at most this many letters.
 MAX_LETTERS = 2
@@ -68,6 +69,8 @@ COVERS = 0.5
 #: Widgets that lose a one-character read centred on them when no other text is near:
 #: a floating action button's "+" read as "X" or "+".
 LONE_KINDS = (ElementKind.BUTTON, ElementKind.ICON)
+#: What OCR reads a radio button's ring as.
+RING_READS = frozenset("OoQ0○◯◎◉●⊙")
 #: A button leads a title: a text of at least this many characters right of it.
 TITLE_CHARS = 3
 #: A read leads a title starting within this many of its sides right of it (a
@@ -155,13 +158,17 @@ def _centred_read(text: Element, button: Box) -> bool:
 
 def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list[Element]:
     """``texts`` without a widget's drawing read as one character (see the module
-    docstring): a check box's or a switch's, a picture's that leads a row, or a
-    button's that leads a title."""
+    docstring): a check box's or a switch's, a picture's that leads a row, a button's
+    that leads a title, or a radio option's ring read as "O"."""
+    options = [d.box for d in drawn if d.kind is ElementKind.RADIO_GROUP]
     boxes = [
         d.box
         for d in drawn
         if d.kind in (ElementKind.CHECK_BOX, ElementKind.SWITCH)
-        or (d.kind is not ElementKind.BUTTON and _leads_row(d.box, texts))
+        or (d.kind is ElementKind.RADIO_GROUP and ring_only(d.box))
+        or (
+            d.kind not in (ElementKind.BUTTON, ElementKind.RADIO_GROUP) and _leads_row(d.box, texts)
+        )
     ]
     buttons = [
         d.box
@@ -174,7 +181,19 @@ def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list
         for t in texts
         if not any(_glyph_read(t, b) or (is_symbol(t.text) and _centred_read(t, b)) for b in boxes)
         and not any(_centred_read(t, b) for b in buttons)
+        and not any(_ring_read(t, o) for o in options)
     ]
+
+
+def _ring_read(text: Element, option: Box) -> bool:
+    """Whether ``text`` is a radio option's ring read as a letter ("O"): one ring-shaped
+    character, about square, at one end of the option's box."""
+    t, box = text.text.strip(), text.box
+    if len(t) != 1 or t not in RING_READS or not option.contains(*box.center):
+        return False
+    if max(box.width, box.height) > SQUARE * min(box.width, box.height):
+        return False
+    return box.x1 - option.x1 < box.height or option.x2 - box.x2 < box.height
 
 
 def is_symbol(text: str) -> bool:

@@ -69,6 +69,7 @@ from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
 from screenpilot.vision.pills import as_buttons
+from screenpilot.vision.radios import with_radio_buttons
 from screenpilot.vision.shapes import by_shape, switch_drawn
 from screenpilot.vision.shipped import (
     MODELS_DIR,
@@ -93,6 +94,7 @@ DRAWN = (
     ElementKind.CHECK_BOX,
     ElementKind.SWITCH,
     ElementKind.BUTTON,
+    ElementKind.RADIO_GROUP,
 )
 STAGES: tuple[str, ...] = ("ocr", "detect", "icons", "blocks")
 Status = Literal["ran", "skipped", "unavailable", "failed"]
@@ -220,7 +222,8 @@ def run_detector(detector: Detector, image: RGB) -> list[Element]:
         if e is not None and e.kind is not ElementKind.TEXT:
             box = Box.of(max(0, e.box.x1), max(0, e.box.y1), min(w, e.box.x2), min(h, e.box.y2))
             (out if e.confidence >= strong else weak).append(dataclasses.replace(e, box=box))
-    return complete_grid(image, with_check_boxes(image, with_sliders(image, out))) + weak
+    found = with_radio_buttons(image, with_check_boxes(image, with_sliders(image, out)))
+    return complete_grid(image, found) + weak
 
 
 def _resolve_stages(stages: Iterable[str]) -> tuple[str, ...]:
