@@ -148,6 +148,17 @@ def test_a_card_on_a_plain_page_is_no_dialog() -> None:
     assert blocks == [STATUS, NAV]
 
 
+def test_an_element_cut_by_the_dialogs_edge_is_the_pages() -> None:
+    """A switch half under the dialog's top edge (the virtual phone's "Screen timeout"
+    over "Adaptive brightness") lies behind; the dialog's own next to its edge stay."""
+    cut = Element(7, ElementKind.SWITCH, Box(860, 855, 980, 955), block_id=3)
+    near = Element(8, ElementKind.BUTTON, Box(880, 1200, 975, 1280), block_id=4)
+    _, elements = with_behind(_dimmed(plain_page(), DIALOG), BLOCKS, [*_elements(), cut, near])
+    home = {e.id: e.block_id for e in elements}
+    assert home[7] == home[2] != 4  # with "Location", behind the dialog
+    assert home[8] == home[4] == 4
+
+
 def test_the_virtual_phones_dialog_leaves_its_page_behind() -> None:
     """A rendered conversation-delete dialog over a list page, described from pixels."""
     from screenpilot.simulator.render import Page, render_page

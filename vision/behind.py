@@ -69,6 +69,11 @@ STATUS_MOST = 0.1
 BAND_LEVELS = 12
 #: A block lies behind when this share of its box does.
 MOSTLY = 0.6
+#: An element with this share of its box beyond the surface's edge (and its margin) is
+#: the page's, cut by the surface's edge (the virtual phone's "Screen timeout" dialog
+#: covers half of the page's "Adaptive brightness" switch): a surface's own elements
+#: lie inside it.
+CROSSING = 0.25
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -234,9 +239,14 @@ def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
     return float(np.quantile(grey, BRIGHT))
 
 
-def _is_behind(box: Box, surface: Surface) -> bool:
+def _is_behind(box: Box, surface: Surface, edge: Box) -> bool:
+    """Whether ``box`` lies under the scrim outside the surface: its centre does, or
+    ``CROSSING`` of it lies beyond ``edge`` (the surface and its margin)."""
     cx, cy = box.center
-    return surface.top <= cy < surface.bottom and not surface.box.contains(cx, cy)
+    if not surface.top <= cy < surface.bottom:
+        return False
+    outside = box.area - box.intersection(edge)
+    return not surface.box.contains(cx, cy) or outside >= CROSSING * box.area
 
 
 def with_behind(
@@ -258,7 +268,7 @@ def with_behind(
         e.id
         for e in elements
         if e.block_id not in above
-        and _is_behind(e.box, surface)
+        and _is_behind(e.box, surface, edge)
         and _bright(pixels, e.box, edge) <= lit
     }
     if not moved:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import numpy as np
+
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.model.screen import BLACK_LEVEL
 from screenpilot.vision import blocks as blocks_mod
@@ -20,6 +22,8 @@ from screenpilot.vision.toolbar import row_toolbar
 
 #: A card that overlaps a found field this much is the field's outline.
 FIELD_OUTLINE_IOU = 0.7
+#: An element of a tab row over this many times the row's median area is no tab.
+NOTCH = 3.0
 
 
 def merge_bars(
@@ -145,8 +149,15 @@ def _tab_regions(
             for i, r in enumerate(out)
             if r.source != "lines"
             and r.kind in (BlockKind.TOOLBAR, BlockKind.GENERIC)
-            and r.box.intersection(box) >= 0.8 * box.area
-            and r.box.height < 3 * box.height
+            and (
+                (r.box.intersection(box) >= 0.8 * box.area and r.box.height < 3 * box.height)
+                # a bar holding the row, within the tab cells' reach round it (Habitica's
+                # bottom navigation: a coloured bar just the row's height)
+                or (
+                    r.box.intersection(box) >= 0.8 * r.box.area
+                    and all(r.box.contains(*e.box.center) for e in row)
+                )
+            )
         ]
         if holder:
             out[holder[0]] = dataclasses.replace(out[holder[0]], kind=BlockKind.TAB_BAR)
@@ -168,11 +179,17 @@ def _active_tabs(
             out_blocks.append(b)
             continue
         row = max(rows, key=len)
-        idx = group.active_tab(pixels, group.tab_cells(row, w))
+        cells = group.tab_cells(row, w)
+        # a picture far larger than the row's others is no tab (the floating button's
+        # notch in Habitica's bottom navigation): its colours do not make it the active
+        # one (an unnamed tab can be: the virtual phone's active tab's label stands apart)
+        typical = float(np.median([e.box.area for e in row]))
+        named = [i for i, e in enumerate(row) if e.box.area <= NOTCH * typical]
+        idx = group.active_tab(pixels, [cells[i] for i in named])
         if idx is None:
             out_blocks.append(b)
             continue
-        chosen = row[idx]
+        chosen = row[named[idx]]
         by_id[chosen.id] = dataclasses.replace(chosen, selected=True)
         out_blocks.append(dataclasses.replace(b, active_element=chosen.id))
     return out_blocks, [by_id[e.id] for e in elements]

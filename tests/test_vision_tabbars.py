@@ -1,0 +1,49 @@
+"""Tab bars from their rows (vision/layout.py): a bottom navigation drawn as a coloured
+bar just its row's height is the tab bar, and a picture far larger than the tabs (a
+floating button's notch) is never the active one."""
+
+from __future__ import annotations
+
+import numpy as np
+from vision_pages import plain_page
+
+from screenpilot.model import BlockKind, Box, Element, ElementKind
+from screenpilot.vision.blocks import Region
+from screenpilot.vision.layout import build_screen
+
+BAR = Box(0, 2100, 1080, 2260)  # Habitica's bottom navigation, above the system's bar
+
+
+def _bottom_navigation() -> tuple[np.ndarray, list[Element]]:
+    px = plain_page()
+    px[BAR.y1 : BAR.y2] = (60, 40, 90)  # a dark purple bar
+    names = ["Habits", "Dailies", "", "To Do's", "Rewards"]
+    centres = [120, 356, 540, 724, 960]
+    elements = []
+    for i, (name, cx) in enumerate(zip(names, centres, strict=True), start=1):
+        if name:  # a dim icon with its name under it
+            px[2125:2205, cx - 40 : cx + 40] = (150, 140, 170)
+            box = Box(cx - 40, 2125, cx + 40, 2205)
+        else:  # the notch under a floating button: a bright purple diamond
+            px[2110:2250, cx - 70 : cx + 70] = (160, 80, 220)
+            box = Box(cx - 140, 2100, cx + 140, 2260)
+        elements.append(Element(i, ElementKind.IMAGE, box, text=name))
+    return px, elements
+
+
+def test_a_bar_its_rows_height_is_the_tab_bar() -> None:
+    px, elements = _bottom_navigation()
+    screen = build_screen(px, elements, [Region(BAR, BlockKind.TOOLBAR, "bottom_bar")])
+    kinds = {b.kind for b in screen.blocks}
+    assert BlockKind.TAB_BAR in kinds and BlockKind.TOOLBAR not in kinds
+    bar = next(b for b in screen.blocks if b.kind is BlockKind.TAB_BAR)
+    assert all(e.block_id == bar.id for e in screen.elements)
+
+
+def test_the_floating_buttons_notch_is_not_the_active_tab() -> None:
+    px, elements = _bottom_navigation()
+    screen = build_screen(px, elements, [Region(BAR, BlockKind.TOOLBAR, "bottom_bar")])
+    assert not any(e.selected for e in screen.elements if not e.text)
+    px[2125:2205, 80:160] = (250, 250, 250)  # the active tab's icon, bright
+    screen = build_screen(px, elements, [Region(BAR, BlockKind.TOOLBAR, "bottom_bar")])
+    assert [e.text for e in screen.elements if e.selected] == ["Habits"]
