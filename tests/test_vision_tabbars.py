@@ -1,6 +1,7 @@
-"""Tab bars from their rows (vision/layout.py): a bottom navigation drawn as a coloured
-bar just its row's height is the tab bar, and a picture far larger than the tabs (a
-floating button's notch) is never the active one."""
+"""Bars from their rows (vision/layout.py): a bottom navigation drawn as a coloured bar
+just its row's height is the tab bar, a picture far larger than the tabs (a floating
+button's notch) is never the active one, and a status bar found too short grows over
+the clock its edge cuts."""
 
 from __future__ import annotations
 
@@ -47,3 +48,30 @@ def test_the_floating_buttons_notch_is_not_the_active_tab() -> None:
     px[2125:2205, 80:160] = (250, 250, 250)  # the active tab's icon, bright
     screen = build_screen(px, elements, [Region(BAR, BlockKind.TOOLBAR, "bottom_bar")])
     assert [e.text for e in screen.elements if e.selected] == ["Habits"]
+
+
+def test_a_tall_status_bar_takes_the_clock_its_box_cut() -> None:
+    """A status bar over a camera's cutout is taller than the detector's box (Uber's
+    phone: the bar 0-63 px, its clock 47-90): the bar grows over what its edge cuts."""
+    px = plain_page()
+    bar = Region(Box(0, 0, 1080, 63), BlockKind.STATUS_BAR, "detect")
+    clock = Element(1, ElementKind.TEXT, Box(30, 47, 120, 90), text="2:42")
+    icon = Element(2, ElementKind.ICON, Box(900, 50, 936, 86))
+    title = Element(3, ElementKind.TEXT, Box(40, 200, 500, 260), text="Earnings")
+    screen = build_screen(px, [clock, icon, title], [bar])
+    status = next(b for b in screen.blocks if b.kind is BlockKind.STATUS_BAR)
+    assert status.box.y2 == 90
+    assert [e.block_id == status.id for e in screen.elements] == [True, True, False]
+
+
+def test_a_status_bar_does_not_grow_over_a_cameras_controls() -> None:
+    """A camera hides the status bar; the detector's guess cuts its controls, and growing
+    over the small ones would cut a taller one: the bar stays as found."""
+    px = plain_page()
+    bar = Region(Box(0, 0, 1440, 84), BlockKind.STATUS_BAR, "detect")
+    hdr = Element(1, ElementKind.TEXT, Box(470, 37, 580, 132), text="HDR")
+    switch = Element(2, ElementKind.BUTTON, Box(90, 5, 190, 170))
+    screen = build_screen(px, [hdr, switch], [bar])
+    status = next(b for b in screen.blocks if b.kind is BlockKind.STATUS_BAR)
+    assert status.box.y2 == 84
+    assert all(e.block_id != status.id for e in screen.elements)

@@ -24,6 +24,12 @@ from screenpilot.vision.toolbar import row_toolbar
 FIELD_OUTLINE_IOU = 0.7
 #: An element of a tab row over this many times the row's median area is no tab.
 NOTCH = 3.0
+#: A status bar found too short (a tall one over a camera's cutout: the detector's box,
+#: or a guessed 24 dp, ends above its clock) grows over the items its bottom edge cuts,
+#: at most ``STATUS_TALL`` times as tall as it, centred above ``STATUS_REACH`` times its
+#: bottom.
+STATUS_TALL = 1.5
+STATUS_REACH = 1.3
 
 
 def merge_bars(
@@ -41,6 +47,28 @@ def merge_bars(
             r = dataclasses.replace(r, box=Box(r.box.x1, top, r.box.x2, r.box.y2))
         kept.append(r)
     return detected + kept
+
+
+def _grown_status_bar(region: blocks_mod.Region, elements: Sequence[Element]) -> blocks_mod.Region:
+    """``region``, a status bar grown down over the small items its bottom edge cuts
+    (``STATUS_REACH``), unless its new edge would cut another (a camera's controls under
+    a status bar the detector guessed); any other region as it is."""
+    if region.kind is not BlockKind.STATUS_BAR:
+        return region
+    bar = region.box
+    cut = [
+        e.box.y2
+        for e in elements
+        if e.box.y1 < bar.y2 < e.box.y2
+        and e.box.height <= STATUS_TALL * bar.height
+        and e.box.center[1] <= STATUS_REACH * bar.y2
+    ]
+    if not cut:
+        return region
+    edge = max(cut)
+    if any(e.box.y1 < edge < e.box.y2 for e in elements):
+        return region
+    return dataclasses.replace(region, box=Box(bar.x1, bar.y1, bar.x2, edge))
 
 
 def _bar_keys(elements: list[Element], blocks: list[Block]) -> list[Element]:
@@ -69,6 +97,7 @@ def build_screen(
     dialog's or drawer's scrim (``drawer``: the drawer's right edge) or around a popup
     menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
+    regions = [_grown_status_bar(r, elements) for r in regions]
     regions = _tab_regions(elements, regions, w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions
