@@ -213,12 +213,12 @@ def _active_tabs(
         # notch in Habitica's bottom navigation): its colours do not make it the active
         # one (an unnamed tab can be: the virtual phone's active tab's label stands apart)
         typical = float(np.median([e.box.area for e in row]))
-        named = [i for i, e in enumerate(row) if e.box.area <= NOTCH * typical]
-        idx = group.active_tab(pixels, [cells[i] for i in named])
+        tabs = [i for i, e in enumerate(row) if e.box.area <= NOTCH * typical]
+        idx = group.active_tab(pixels, [cells[i] for i in tabs])
         if idx is None:
             out_blocks.append(b)
             continue
-        chosen = row[named[idx]]
+        chosen = row[tabs[idx]]
         by_id[chosen.id] = dataclasses.replace(chosen, selected=True)
         out_blocks.append(dataclasses.replace(b, active_element=chosen.id))
     return out_blocks, [by_id[e.id] for e in elements]

@@ -32,7 +32,14 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.checkboxes import LOOSE_FACTOR, STATUS_DP, dedupe, same_square
+from screenpilot.vision.checkboxes import (
+    CONTRAST,
+    LOOSE_FACTOR,
+    PLAIN,
+    STATUS_DP,
+    dedupe,
+    same_square,
+)
 from screenpilot.vision.image import RGB, border_colour, channel_mean, grey_u8
 
 #: A pixel is ink when its grey differs from the box's border's median by this much.
@@ -86,11 +93,10 @@ def radio_chosen(pixels: RGB, box: Box) -> bool | None:
 #: outer contour's hull fills (a circle's is 0.785; a square's 1).
 FOUND_DP = (14.0, 30.0)
 ROUND = (0.68, 0.88)
-#: Grey-level contrast between the stroke and the page; the page round the ring (out to
-#: ``PAGE_OUT`` radii: a letter's neighbours lie within it) has a grey std under
-#: ``PLAIN``; the stroke holds ``EVEN`` of its angles within ``CONTRAST`` of its median.
-CONTRAST = 40.0
-PLAIN = 14.0
+#: The stroke stands ``CONTRAST`` grey levels off the page (the check box finder's);
+#: the page round the ring (out to ``PAGE_OUT`` radii: a letter's neighbours lie within
+#: it) has a grey std under ``PLAIN`` (a check box's plain surround); the stroke holds
+#: ``EVEN`` of its angles within ``CONTRAST`` of its median.
 PAGE_OUT = 1.6
 EVEN = 0.85
 #: The ring's middle is the page's grey (not chosen) or the stroke's (a dot: chosen) at
