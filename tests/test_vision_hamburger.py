@@ -9,8 +9,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.glyphrules import name_drawn_glyphs
 from screenpilot.vision.hamburger import is_menu_glyph
-from screenpilot.vision.pipeline import _menu_glyphs
 
 PAGE = (250, 250, 250)
 INK = (40, 40, 40)
@@ -96,7 +96,7 @@ def test_describe_names_the_bars_menu_and_drops_their_read() -> None:
         _el(4, ElementKind.IMAGE, BOX, icon="list"),  # a label given before stays
         _el(5, ElementKind.BUTTON, BOX, text="Menu"),  # a button with a word keeps it
     ]
-    out = _menu_glyphs(px, els)
+    out = name_drawn_glyphs(px, els)
     assert (out[0].text, out[0].icon_label) == ("", "menu")
     assert out[1:] == els[1:]
 

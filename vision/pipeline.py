@@ -54,10 +54,8 @@ from screenpilot.vision.discs import (
 )
 from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
+from screenpilot.vision.glyphrules import name_drawn_glyphs
 from screenpilot.vision.glyphs import search_glyphs
-from screenpilot.vision.hamburger import LABEL as MENU_LABEL
-from screenpilot.vision.hamburger import READS as MENU_READS
-from screenpilot.vision.hamburger import is_menu_glyph
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
@@ -501,26 +499,13 @@ def _ordered(elements: list[Element], height: int) -> list[Element]:
     return [dataclasses.replace(e, id=i) for i, e in enumerate(items, start=1)]
 
 
-def _menu_glyphs(pixels: RGB, elements: list[Element]) -> list[Element]:
-    """``elements`` with each picture that is the navigation drawer's three bars
-    labelled ``menu`` by its pixels (:mod:`vision.hamburger`); a read of the bars as
-    "三" goes."""
-    out = list(elements)
-    for i, e in enumerate(elements):
-        if e.icon_label or e.kind not in group.PICTURES or e.text not in MENU_READS:
-            continue
-        if is_menu_glyph(pixels, glyph_crop(pixels, e.box)):
-            out[i] = dataclasses.replace(e, text="", icon_label=MENU_LABEL)
-    return out
-
-
 def _label_icons(
     pixels: RGB,
     elements: list[Element],
     icons: IconLabeller | None,
     reports: dict[str, StageReport],
 ) -> list[Element]:
-    out = _menu_glyphs(pixels, elements)
+    out = name_drawn_glyphs(pixels, elements)
     labeller, note = (icons, "") if icons is not None else default_icons()
     if labeller is None:
         reports["icons"] = StageReport("icons", "unavailable", note=note)
