@@ -19,8 +19,8 @@ BOX = Box(80, 80, 160, 160)
 
 
 def _drawn(points: list[tuple[int, int]], *, width: int = 5, fill: bool = False) -> np.ndarray:
-    """A 300 x 300 page with a stroke (or a filled polygon) through ``points``."""
-    img = Image.new("RGB", (300, 300), PAGE)
+    """A 1080 x 600 page with a stroke (or a filled polygon) through ``points``."""
+    img = Image.new("RGB", (1080, 600), PAGE)
     d = ImageDraw.Draw(img)
     if fill:
         d.polygon(points, fill=INK)
@@ -63,7 +63,7 @@ def test_a_filled_triangle_an_arc_and_a_blank_are_not_chevrons() -> None:
     assert chevron_label(_drawn([(95, 105), (145, 105), (120, 130)], fill=True), BOX) == ""
     assert chevron_label(_drawn([(130, 95), (130, 145), (105, 120)], fill=True), BOX) == ""
     # the lower half of a ring (its upper half too faint to count)
-    img = Image.new("RGB", (300, 300), PAGE)
+    img = Image.new("RGB", (1080, 600), PAGE)
     ImageDraw.Draw(img).arc((95, 85, 145, 135), 0, 180, fill=INK, width=4)
     assert chevron_label(np.asarray(img), BOX) == ""
     assert chevron_label(np.full((300, 300, 3), 250, np.uint8), BOX) == ""

@@ -23,8 +23,8 @@ def _screen(
     page: tuple[int, int, int] = PAGE,
     ink: tuple[int, int, int] = INK,
 ) -> np.ndarray:
-    """A 400 x 300 page with ``draw``'s rectangles in ``ink``."""
-    img = Image.new("RGB", (400, 300), page)
+    """A 1080 x 600 page with ``draw``'s rectangles in ``ink``."""
+    img = Image.new("RGB", (1080, 600), page)
     d = ImageDraw.Draw(img)
     for x1, y1, x2, y2 in draw:
         d.rectangle((x1, y1, x2 - 1, y2 - 1), fill=ink)

@@ -105,8 +105,12 @@ def _pointing(stroke: npt.NDArray[np.bool_]) -> str:
     if max(cols[:ends].max(), cols[-ends:].max()) > ENDS * thick:
         return ""  # an arm that turns upright at its end: an arc (a faint ring's half)
     best: tuple[float, str] | None = None
-    lo, hi = round((0.5 - APEX) * (w - 1)), round((0.5 + APEX) * (w - 1))
-    for apex in range(max(2, lo), min(w - 2, hi) + 1):
+    lo, hi = max(2, round((0.5 - APEX) * (w - 1))), min(w - 2, round((0.5 + APEX) * (w - 1)))
+    if hi < lo:
+        return ""
+    centre = middle[lo : hi + 1]
+    # the apex is where the stroke's middle lies lowest (or highest) near the middle
+    for apex in {lo + int(np.argmax(centre)), lo + int(np.argmin(centre))}:
         left, right = slice(0, apex + 1), slice(apex, w)
         fits = [np.polyfit(xs[s], middle[s], 1) for s in (left, right)]
         errors = [
