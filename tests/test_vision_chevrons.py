@@ -62,6 +62,13 @@ def test_a_filled_triangle_an_arc_and_a_blank_are_not_chevrons() -> None:
     # a drop-down's (and a play button's) filled triangle
     assert chevron_label(_drawn([(95, 105), (145, 105), (120, 130)], fill=True), BOX) == ""
     assert chevron_label(_drawn([(130, 95), (130, 145), (105, 120)], fill=True), BOX) == ""
+    # an outlined triangle (a play sign, a drop-down's outline): two strokes across
+    img = Image.new("RGB", (1080, 600), PAGE)
+    ImageDraw.Draw(img).polygon([(105, 95), (105, 145), (145, 120)], outline=INK, width=4)
+    assert chevron_label(np.asarray(img), BOX) == ""
+    img = Image.new("RGB", (1080, 600), PAGE)
+    ImageDraw.Draw(img).polygon([(95, 105), (145, 105), (120, 130)], outline=INK, width=3)
+    assert chevron_label(np.asarray(img), BOX) == ""
     # the lower half of a ring (its upper half too faint to count)
     img = Image.new("RGB", (1080, 600), PAGE)
     ImageDraw.Draw(img).arc((95, 85, 145, 135), 0, 180, fill=INK, width=4)

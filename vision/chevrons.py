@@ -10,7 +10,8 @@ the box) is one stroke, and along its long side the stroke's middle row (column)
 straight from each end to an apex at the middle: the positions across fit two lines
 of opposite slope meeting within ``APEX`` of the middle, each line within ``FIT`` of
 the stroke's thickness, rising ``RISE`` of its half of the long side or more, the two
-arms about as long (a check mark's are not) and straight to their ends (an arc's
+arms about as long (a check mark's are not), one run of ink across (an outlined
+triangle, a play sign, has two) and straight to their ends (an arc's
 turn upright), the stroke thin (at most ``THIN`` of the
 short side across, away from the apex: a filled triangle, a play or drop-down sign, is
 left to the icon model). Which way the apex points names it:
@@ -56,6 +57,8 @@ THIN = 0.55
 #: The stroke in the outer ``END`` of the columns at each end is at most ``ENDS`` times
 #: its median thickness (an arc's ends turn upright).
 END, ENDS = 0.1, 2.0
+#: Across each column the stroke is one run, with at most this many pixels missing.
+GAPS = 2
 #: Other ink makes at most this share of the stroke's own.
 OTHER_INK = 0.1
 
@@ -97,6 +100,10 @@ def _pointing(stroke: npt.NDArray[np.bool_]) -> str:
     cols = stroke.sum(axis=0)
     if (cols == 0).any():
         return ""  # two pieces side by side, not one stroke
+    first = stroke.argmax(axis=0)
+    last = h - 1 - stroke[::-1].argmax(axis=0)
+    if (last - first + 1 - cols > GAPS).any():
+        return ""  # two strokes across a column: an outlined triangle (a play sign), a ring
     rows = np.arange(h, dtype=np.float64)[:, None]
     middle = (stroke * rows).sum(axis=0) / cols  # the stroke's middle in each column
     xs = np.arange(w, dtype=np.float64)
