@@ -7,9 +7,9 @@ rules of ``vision/glyphrules.py``, the model on ``glyph_crop``'s cut, its thresh
 the screens that hold the harvest's labelled icon views (``datasets.real_icons``: image
 views and icon buttons whose content description the table maps to a label; every view,
 no duplicate removal). For each view, describe's element whose centre lies inside it,
-no larger than twice it, with the best IoU, is its answer: **right** (that element's
-label is the view's), **wrong** (another label), or **unlabelled** (no label, or no such
-element).
+no larger than twice it (``bench/real.py``'s hit rule), with the best IoU, is its
+answer: **right** (that element's label is the view's), **wrong** (another label), or
+**unlabelled** (no label, or no such element).
 
 ``--split val`` (the default): the harvest's 18 held-out apps, never trained on;
 ``--split train``: the train and dev apps (at most ``--per-app`` screens each).
@@ -32,16 +32,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "runs" / "data" / "real_v2"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from real import DATA, HIT_MAX_AREA_RATIO, MAKE_DATA, ROOT
+
 OUT = ROOT / "bench" / "results" / "icon_labels.json"
-MAKE_DATA = (
-    ".venv/bin/python tools/harvest.py --mirrors /work/.mirror --out runs/harvest && "
-    ".venv/bin/screenpilot dataset harvest runs/harvest --out runs/data/real_v2 "
-    "--bars models/detector.onnx"
-)
-#: An element answers for a view when it is no larger than this many times the view.
-MAX_AREA_RATIO = 2.0
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -75,7 +69,7 @@ def answer(view: tuple[int, int, int, int], elements: Sequence[Any]) -> Any:
     best, best_iou = None, 0.0
     for e in elements:
         cx, cy = e.box.center
-        if not (x1 <= cx <= x2 and y1 <= cy <= y2) or e.box.area > MAX_AREA_RATIO * area:
+        if not (x1 <= cx <= x2 and y1 <= cy <= y2) or e.box.area > HIT_MAX_AREA_RATIO * area:
             continue
         ix = max(0, min(x2, e.box.x2) - max(x1, e.box.x1))
         iy = max(0, min(y2, e.box.y2) - max(y1, e.box.y1))

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import border_colour, grey_u8
+from screenpilot.vision.image import ink_around
 
 #: What a picture holding a chevron may read as (OCR's letters and signs for one).
 READS = frozenset({"", "v", "V", ">", "<", "^", "›", "‹", "〉", "〈", "﹀", "︿"})
@@ -70,11 +70,7 @@ def chevron_label(pixels: npt.NDArray[Any], box: Box) -> str:
 
     if max(box.width, box.height) < MIN_LONG:
         return ""
-    pad = max(2, round(MARGIN * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    crop = pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]
-    grey = grey_u8(crop).astype(np.int16)
-    ink = np.abs(grey - int(border_colour(grey))) >= CONTRAST
+    ink = ink_around(pixels, box, MARGIN, CONTRAST)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if count < 2:
         return ""

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import border_colour, grey_u8
+from screenpilot.vision.image import ink_around
 
 LABEL = "menu"
 #: What a picture holding the glyph may read as (OCR takes the bars for "三" now and then).
@@ -61,11 +61,7 @@ def is_menu_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
 
     if box.width < 8 or box.height < 8:
         return False
-    pad = max(2, round(MARGIN * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    crop = pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]  # numpy clips the far ends
-    grey = grey_u8(crop).astype(np.int16)
-    ink = np.abs(grey - int(border_colour(grey))) >= CONTRAST
+    ink = ink_around(pixels, box, MARGIN, CONTRAST)
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if count < 4:
         return False

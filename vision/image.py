@@ -306,3 +306,16 @@ def grey_u8(pixels: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
 
     source = np.ascontiguousarray(pixels[..., :3] if pixels.ndim == 3 else pixels, np.uint8)
     return np.asarray(cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source)
+
+
+def ink_around(
+    pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
+) -> npt.NDArray[Any]:
+    """The ink of ``box`` (a ``Box``) on ``pixels``, looked at with ``margin`` of its
+    longer side round it (at least 2 px, clipped to the image): a mask of the pixels
+    whose grey differs from the crop's border colour by ``contrast`` or more (what the
+    glyph rules of ``vision/hamburger.py`` and ``vision/chevrons.py`` read)."""
+    pad = max(2, round(margin * max(box.width, box.height)))
+    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
+    grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]).astype(np.int16)
+    return np.asarray(np.abs(grey - int(border_colour(grey))) >= contrast)
