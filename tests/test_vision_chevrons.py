@@ -58,6 +58,16 @@ def test_other_strokes_are_not_chevrons(points: list[tuple[int, int]]) -> None:
     assert chevron_label(_drawn(points), BOX) == ""
 
 
+def test_ink_round_the_box_is_not_the_chevrons() -> None:
+    # a tall row button: its chevron at the top, the next row's word just under the box
+    px = _drawn([(95, 105), (120, 130), (145, 105)]).copy()
+    px[172:182, 82:160] = INK
+    assert chevron_label(px, Box(80, 80, 160, 168)) == "expand"
+    # ... but a stroke that reaches into the box is the box's own
+    px[150:182, 150:154] = INK
+    assert chevron_label(px, Box(80, 80, 160, 168)) == ""
+
+
 def test_a_filled_triangle_an_arc_and_a_blank_are_not_chevrons() -> None:
     # a drop-down's (and a play button's) filled triangle
     assert chevron_label(_drawn([(95, 105), (145, 105), (120, 130)], fill=True), BOX) == ""

@@ -78,6 +78,24 @@ def test_bars_with_boxes_in_them_are_a_checklist() -> None:
     assert is_menu_glyph(_screen(_bars(100, 100, (60, 60, 60), h=10, gap=8)), Box(90, 90, 170, 160))
 
 
+def test_a_line_across_the_whole_crop_is_not_the_glyphs() -> None:
+    # a toolbar's bottom line runs through the button's box and past its margin
+    px = _screen([*_bars(100, 100, (60, 60, 60)), (0, 158, 1080, 159)])
+    assert is_menu_glyph(px, BOX)
+    # a line that ends inside the crop is ink of the box
+    px = _screen([*_bars(100, 100, (60, 60, 60)), (95, 156, 165, 159)])
+    assert not is_menu_glyph(px, BOX)
+
+
+def test_thin_anti_aliased_bars_are_the_menu_glyph() -> None:
+    # a low-density screen: 3 px bars whose edge rows are half inked
+    px = _screen(_bars(100, 100, (24, 24, 24), h=3, gap=5)).copy()
+    for k in range(3):
+        for row in (100 + 8 * k, 102 + 8 * k):
+            px[row, 100:124:2] = PAGE
+    assert is_menu_glyph(px, Box(92, 92, 132, 130))
+
+
 def test_a_plain_or_tiny_box_is_not_the_menu_glyph() -> None:
     assert not is_menu_glyph(_screen([]), BOX)
     assert not is_menu_glyph(_screen(_bars(100, 100, (60, 60, 60))), Box(100, 100, 106, 106))

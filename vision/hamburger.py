@@ -34,6 +34,9 @@ CONTRAST = 40
 BAR_RATIO = 3.0
 #: ... fills this share of its box (round ends allowed), its middle row unbroken, ...
 SOLID = 0.7
+#: ... (a bar this many pixels thick or less is judged by its middle row alone: on a
+#: low-density screen anti-aliasing thins its edge rows) ...
+THIN_BAR = 3
 #: ... and the three agree in width and ends within this share of the widest ...
 SAME_WIDTH = 0.15
 #: ... and in thickness within this share of the thickest (or one pixel).
@@ -72,7 +75,8 @@ def is_menu_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
     if other > OTHER_INK * int(bars[:, cv2.CC_STAT_AREA].sum()):
         return False
     xs, ys, ws, hs, area = (bars[:, k].astype(np.float64) for k in range(5))
-    if ws.min() < MIN_WIDTH or (ws < BAR_RATIO * hs).any() or (area < SOLID * ws * hs).any():
+    hollow = (area < SOLID * ws * hs) & (hs > THIN_BAR)
+    if ws.min() < MIN_WIDTH or (ws < BAR_RATIO * hs).any() or hollow.any():
         return False
     for x, y, w, h in bars[:, :4].tolist():
         inset = max(1, w // 10)  # round ends left out

@@ -314,8 +314,21 @@ def ink_around(
     """The ink of ``box`` (a ``Box``) on ``pixels``, looked at with ``margin`` of its
     longer side round it (at least 2 px, clipped to the image): a mask of the pixels
     whose grey differs from the crop's border colour by ``contrast`` or more (what the
-    glyph rules of ``vision/hamburger.py`` and ``vision/chevrons.py`` read)."""
+    glyph rules of ``vision/hamburger.py`` and ``vision/chevrons.py`` read).
+
+    Two kinds of ink are left out, as they belong to what lies round the box: a shape
+    (8-connected) wholly in the margin, outside the box (the word under a tall row
+    button, a neighbour's edge), and one that runs across the whole crop, edge to edge
+    (a toolbar's bottom line or a divider through the box)."""
+    import cv2
+
     pad = max(2, round(margin * max(box.width, box.height)))
     x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
     grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]).astype(np.int16)
-    return np.asarray(np.abs(grey - int(border_colour(grey))) >= contrast)
+    ink = np.abs(grey - int(border_colour(grey))) >= contrast
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    inside = np.unique(labels[box.y1 - y1 : box.y2 - y1, box.x1 - x1 : box.x2 - x1])
+    keep = inside[inside > 0]
+    height, width = ink.shape
+    across = (stats[keep, cv2.CC_STAT_WIDTH] >= width) | (stats[keep, cv2.CC_STAT_HEIGHT] >= height)
+    return np.asarray(np.isin(labels, keep[~across]))
