@@ -28,6 +28,24 @@ from screenpilot.vision.image import RGB
 MAX_SIDE = 0.2
 #: What OCR may make of a glyph these rules name (the picture keeps any other text).
 READS = hamburger.READS | chevrons.READS
+#: OCR's reads of a glyph for a cross ("×" drawn, "+" turned) besides its signs.
+CROSS_READS = frozenset({"X", "x"})
+#: Dots a "more" glyph reads as ("• •", "⋮", "...").
+DOTS = frozenset("•·.:…⋮")
+
+
+def glyph_read(text: str) -> bool:
+    """Whether ``text``, all a picture holds, is what OCR makes of a glyph rather than a
+    word: one sign that is neither a letter nor a digit ("☆", "+", "←", "≡"), "三",
+    a cross's "X", or dots alone ("• •"). Such a picture goes to the icon model, and
+    its read gives way to the model's label when the model is sure (a floating "+"
+    read "X" is ``add``); a word, a number or a "<>" stays as read."""
+    sign = text.replace(" ", "")
+    if not sign:
+        return False
+    if sign in CROSS_READS or sign in hamburger.READS or set(sign) <= DOTS:
+        return True
+    return len(sign) == 1 and not sign.isalnum()
 
 
 def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]:

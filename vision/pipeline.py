@@ -54,7 +54,7 @@ from screenpilot.vision.discs import (
 )
 from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
-from screenpilot.vision.glyphrules import name_drawn_glyphs
+from screenpilot.vision.glyphrules import MAX_SIDE, glyph_read, name_drawn_glyphs
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
@@ -510,8 +510,13 @@ def _label_icons(
     if labeller is None:
         reports["icons"] = StageReport("icons", "unavailable", note=note)
         return out
+    largest = MAX_SIDE * short_side(pixels.shape[1], pixels.shape[0])
     todo = [
-        i for i, e in enumerate(out) if not e.text and not e.icon_label and e.kind in group.PICTURES
+        i
+        for i, e in enumerate(out)
+        if not e.icon_label
+        and e.kind in group.PICTURES
+        and (not e.text or (glyph_read(e.text) and max(e.box.width, e.box.height) <= largest))
     ]
     boxes = [glyph_crop(pixels, out[i].box) for i in todo]
     crops = [pixels[b.y1 : b.y2, b.x1 : b.x2] for b in boxes]
@@ -525,7 +530,7 @@ def _label_icons(
     for i, answer in zip(todo, labels, strict=False):
         label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
         if label and label != "unknown":
-            out[i] = dataclasses.replace(out[i], icon_label=label)
+            out[i] = dataclasses.replace(out[i], text="", icon_label=label)
     reports["icons"] = StageReport(
         "icons", "ran", time.perf_counter() - start, f"{len(crops)} crops"
     )

@@ -1,0 +1,78 @@
+"""OCR's read of a glyph gives way to the icon model's label (vision/glyphrules.py
+``glyph_read``, vision/pipeline.py ``_label_icons``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision import pipeline
+from screenpilot.vision.glyphrules import glyph_read
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-screens"
+
+
+@pytest.mark.parametrize("text", ["☆", "+", "X", "x", "• •", "⋮", "...", "三", "←", "★"])
+def test_signs_crosses_and_dots_are_glyph_reads(text: str) -> None:
+    assert glyph_read(text)
+
+
+@pytest.mark.parametrize("text", ["", "<>", "L", "A", "16", "OK", "CANCEL", "三三", "é"])
+def test_words_letters_and_numbers_are_not(text: str) -> None:
+    assert not glyph_read(text)
+
+
+@dataclass
+class _Answer:
+    label: str
+
+
+class _Labeller:
+    """The icon model's interface, answering from a list; records how many crops it saw."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.seen = 0
+
+    def label(self, crops: list[Any]) -> list[_Answer]:
+        self.seen += len(crops)
+        return [_Answer(self.answers[k]) for k in range(len(crops))]
+
+
+def _button(i: int, box: Box, text: str) -> Element:
+    return Element(id=i, kind=ElementKind.BUTTON, box=box, text=text, clickable=True)
+
+
+def test_the_models_label_replaces_a_glyph_read() -> None:
+    px = np.full((2400, 1080, 3), 250, np.uint8)
+    px[2100:2180, 900:980] = 30  # a floating button's disc (its drawing does not matter here)
+    els = [
+        _button(1, Box(880, 2080, 1000, 2200), "X"),  # a "+" read as a cross
+        _button(2, Box(40, 80, 160, 200), "☆"),  # the model is unsure: the read stays
+        _button(3, Box(200, 80, 320, 200), "<>"),  # a read that is text: not looked at
+        _button(4, Box(0, 600, 1080, 1400), "+"),  # a photo, not a glyph's button
+    ]
+    labeller = _Labeller(["add", "unknown"])
+    out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
+    assert labeller.seen == 2
+    assert [(e.text, e.icon_label) for e in out] == [
+        ("", "add"),
+        ("☆", ""),
+        ("<>", ""),
+        ("+", ""),
+    ]
+
+
+@pytest.mark.skipif(
+    not (REAL / "NetGuard" / "36-settings-ports.png").exists(), reason="../shared/data absent"
+)
+def test_real_toolbar_plus_is_add() -> None:
+    screen = pipeline.analyse(REAL / "NetGuard" / "36-settings-ports.png").screen
+    plus = [e for e in screen.elements if e.kind is ElementKind.BUTTON and e.box.x1 > 900]
+    assert [(e.text, e.icon_label) for e in plus] == [("", "add")]  # read "+" before
+    assert "button '+'" not in screen.describe()
