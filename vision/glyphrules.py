@@ -2,7 +2,8 @@
 
 The icon model reads a 32 px crop and misses glyphs made of a few thin strokes or
 dots: the navigation drawer's three bars (:mod:`vision.hamburger`), the overflow
-menu's three dots (:mod:`vision.overflow`) and chevrons (:mod:`vision.chevrons`).
+menu's three dots (:mod:`vision.overflow`), thin crosses (:mod:`vision.crosses`) and
+chevrons (:mod:`vision.chevrons`).
 Each picture (an image, icon or button) with no label yet, and no text but what OCR
 makes of such a glyph ("三", ":", "v", ">"), of a button's size at most, is looked at
 as drawn (a button also as the icon model would see it,
@@ -18,7 +19,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision import chevrons, hamburger, overflow
+from screenpilot.vision import chevrons, crosses, hamburger, overflow
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
@@ -28,7 +29,7 @@ from screenpilot.vision.image import RGB
 #: toolbar's 56 dp button is 14 % of a 411 dp phone).
 MAX_SIDE = 0.2
 #: What OCR may make of a glyph these rules name (the picture keeps any other text).
-READS = hamburger.READS | chevrons.READS | overflow.READS
+READS = hamburger.READS | chevrons.READS | overflow.READS | crosses.READS
 #: OCR's reads of a glyph for a cross ("×" drawn, "+" turned) besides its signs.
 CROSS_READS = frozenset({"X", "x"})
 #: Dots a "more" glyph reads as ("• •", "⋮", "...").
@@ -51,7 +52,8 @@ def glyph_read(text: str) -> bool:
 
 def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
     """``elements`` with each unlabelled picture that is the drawer's three bars labelled
-    ``menu``, each that is three dots ``more_options``, and each that is a chevron
+    ``menu``, each that is three dots ``more_options``, a thin "×" ``close`` or "+"
+    ``add``, and each that is a chevron
     ``expand``, ``collapse``, ``next`` or ``previous`` (its read, if any, dropped). A
     button is looked at as drawn and, where that finds nothing, as the icon model sees
     it (:func:`vision.discs.glyph_crop`)."""
@@ -77,6 +79,8 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
         return hamburger.LABEL
     if text in overflow.READS and overflow.is_dots_glyph(pixels, box):
         return overflow.LABEL
+    if text in crosses.READS and (label := crosses.cross_label(pixels, box)):
+        return label
     if text in chevrons.READS:
         return chevrons.chevron_label(pixels, box)
     return ""
