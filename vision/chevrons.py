@@ -1,20 +1,19 @@
 """Chevrons from their pixels: one thin stroke bent once in its middle ("⌄", "⌃", "›", "‹").
 
-A list row's expand button and a row's trailing "›" are drawn as a chevron: two
-strokes as thin as text meeting at a right-ish angle. At the icon model's 32 px the
-stroke of a small chevron fades to a smudge, and the model leaves it unlabelled or
-calls it an emoji or a Wi-Fi sign (OneList's "Expand Item" chevrons, 10 of 10 on the
-harvest's train screens). The shape is fixed, so the pixels decide: the ink of the box
-(``CONTRAST`` grey levels off the border's colour, looked at with a ``MARGIN`` round
-the box) is one stroke, and along its long side the stroke's middle row (column) runs
-straight from each end to an apex at the middle: the positions across fit two lines
-of opposite slope meeting within ``APEX`` of the middle, each line within ``FIT`` of
-the stroke's thickness, rising ``RISE`` of its half of the long side or more, the two
-arms about as long (a check mark's are not), one run of ink across (an outlined
-triangle, a play sign, has two) and straight to their ends (an arc's
-turn upright), the stroke thin (at most ``THIN`` of the
-short side across, away from the apex: a filled triangle, a play or drop-down sign, is
-left to the icon model). Which way the apex points names it:
+A list row's expand button and a row's trailing "›" are drawn as a chevron: two strokes
+as thin as text meeting at a right-ish angle. At the icon model's 32 px the stroke of a
+small chevron fades to a smudge, and the model leaves it unlabelled or calls it an emoji
+or a Wi-Fi sign (OneList's "Expand Item" chevrons, 10 of 10 on the harvest's train
+screens). The shape is fixed, so the pixels decide: the ink of the box (as the glyph
+rules see it, :func:`vision.image.glyph_ink`: off the border's colour, with a margin
+round the box) is one stroke, and along its long side the stroke's middle row (column)
+runs straight from each end to an apex at the middle: the positions across fit two lines
+of opposite slope meeting within ``APEX`` of the middle, each line within ``FIT`` of the
+stroke's thickness, rising ``RISE`` of its half of the long side or more, the two arms
+about as long (a check mark's are not), one run of ink across (an outlined triangle, a
+play sign, has two) and straight to their ends (an arc's turn upright), the stroke thin
+(at most ``THIN`` of the short side across, away from the apex: a filled triangle, a
+play or drop-down sign, is left to the icon model). Which way the apex points names it:
 ``expand`` (down), ``collapse`` (up), ``next`` (right), ``previous`` (left).
 
     >>> chevron_label(pixels, element.box)   # doctest: +SKIP
@@ -29,16 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import ink_around
+from screenpilot.vision.image import InkParts, glyph_ink
 
 #: What a picture holding a chevron may read as (OCR's letters and signs for one).
 READS = frozenset({"", "v", "V", ">", "<", "^", "›", "‹", "〉", "〈", "﹀", "︿"})
 #: Labels by where the apex points.
 LABELS = {"down": "expand", "up": "collapse", "right": "next", "left": "previous"}
-#: Ink differs from the border's colour by this many grey levels.
-CONTRAST = 40
-#: The box is looked at with this share of its longer side round it.
-MARGIN = 0.2
 #: The chevron's long side is at least this many pixels ...
 MIN_LONG = 10
 #: ... and 1.2-3.5 times its short side (Material's is 12 x 7.4 dp).
@@ -66,14 +61,16 @@ OTHER_INK = 0.1
 def chevron_label(pixels: npt.NDArray[Any], box: Box) -> str:
     """``expand``, ``collapse``, ``next`` or ``previous`` when ``box`` on ``pixels`` shows
     one chevron and nothing else (see the module docstring), else ``""``."""
+    return chevron_in(glyph_ink(pixels, box), box)
+
+
+def chevron_in(parts: InkParts, box: Box) -> str:
+    """:func:`chevron_label` on the ink of ``box`` already in parts."""
     import cv2
 
-    if max(box.width, box.height) < MIN_LONG:
+    if max(box.width, box.height) < MIN_LONG or parts.count < 2:
         return ""
-    ink = ink_around(pixels, box, MARGIN, CONTRAST)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    if count < 2:
-        return ""
+    labels, stats = parts.labels, parts.stats
     areas = stats[1:, cv2.CC_STAT_AREA]
     best = int(np.argmax(areas))
     if int(areas.sum()) - int(areas[best]) > OTHER_INK * int(areas[best]):

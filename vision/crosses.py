@@ -1,16 +1,15 @@
 """Crosses from their pixels: a close button's "×" and an add button's "+".
 
 A search field's clear button and a dialog's close button are drawn as two thin strokes
-crossing at their middle ("×"); an add button as the same turned upright ("+"). The
-icon model reads a bold cross at 32 px, but a thin one in a wide button often falls
-under its threshold (0.95-0.97 for `close` on real screens: Google News' clear-text
-button, NewPipe's). The shape is fixed, so the pixels decide: the ink of the box
-(``CONTRAST`` grey levels off the border's colour, looked at with ``MARGIN`` round the
-box, :func:`vision.image.ink_around`) is one thin stroke, about square (``SQUARE``),
-lying along the two diagonals of its box (``close``) or along its two middle lines
-(``add``): ``ON_LINES`` of its pixels within a stroke's thickness of them, and each of
-the two lines inked along ``COVERED`` of its length, ends included. An asterisk, a
-check mark, a letter, a filled shape or a cross in a ring are not it.
+crossing at their middle ("×"); an add button as the same turned upright ("+"). The icon
+model reads a bold cross at 32 px, but a thin one in a wide button often falls under its
+threshold (0.95-0.97 for `close` on real screens: Google News' clear-text button,
+NewPipe's). The shape is fixed, so the pixels decide: the ink of the box (as the glyph
+rules see it, :func:`vision.image.glyph_ink`) is one thin stroke, about square
+(``SQUARE``), lying along the two diagonals of its box (``close``) or along its two
+middle lines (``add``): ``ON_LINES`` of its pixels within a stroke's thickness of them,
+and each of the two lines inked along ``COVERED`` of its length, ends included. An
+asterisk, a check mark, a letter, a filled shape or a cross in a ring are not it.
 
     >>> cross_label(pixels, element.box)   # doctest: +SKIP
     'close'
@@ -24,14 +23,10 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import ink_around
+from screenpilot.vision.image import InkParts, glyph_ink
 
 #: What a picture holding a cross may read as (OCR's letters and signs for one).
 READS = frozenset({"", "X", "x", "×", "✕", "✖", "+", "十", "﹢"})
-#: Ink differs from the border's colour by this many grey levels.
-CONTRAST = 40
-#: The box is looked at with this share of its longer side round it.
-MARGIN = 0.2
 #: The cross is at least this many pixels across, ...
 MIN_SIDE = 8
 #: ... its width and height within this ratio ...
@@ -49,14 +44,16 @@ OTHER_INK = 0.1
 def cross_label(pixels: npt.NDArray[Any], box: Box) -> str:
     """``close`` when ``box`` on ``pixels`` shows one thin "×" and nothing else, ``add``
     for one thin "+", else ``""`` (see the module docstring)."""
+    return cross_in(glyph_ink(pixels, box), box)
+
+
+def cross_in(parts: InkParts, box: Box) -> str:
+    """:func:`cross_label` on the ink of ``box`` already in parts."""
     import cv2
 
-    if max(box.width, box.height) < MIN_SIDE:
+    if max(box.width, box.height) < MIN_SIDE or parts.count < 2:
         return ""
-    ink = ink_around(pixels, box, MARGIN, CONTRAST)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    if count < 2:
-        return ""
+    labels, stats = parts.labels, parts.stats
     areas = stats[1:, cv2.CC_STAT_AREA]
     best = int(np.argmax(areas))
     if int(areas.sum()) - int(areas[best]) > OTHER_INK * int(areas[best]):

@@ -23,7 +23,7 @@ from screenpilot.vision import chevrons, crosses, hamburger, overflow
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, glyph_ink
 
 #: A glyph's button is at most this share of the screen's short side each way (a
 #: toolbar's 56 dp button is 14 % of a 411 dp phone).
@@ -74,13 +74,15 @@ def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]
 
 
 def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
-    """The label the glyph rules give ``box`` on ``pixels`` (read as ``text``), or ""."""
-    if text in hamburger.READS and hamburger.is_menu_glyph(pixels, box):
+    """The label the glyph rules give ``box`` on ``pixels`` (read as ``text``), or "":
+    its ink is found once (:func:`vision.image.glyph_ink`) and read by each rule."""
+    parts = glyph_ink(pixels, box)
+    if text in hamburger.READS and hamburger.menu_in(parts, box):
         return hamburger.LABEL
-    if text in overflow.READS and overflow.is_dots_glyph(pixels, box):
+    if text in overflow.READS and overflow.dots_in(parts, box):
         return overflow.LABEL
-    if text in crosses.READS and (label := crosses.cross_label(pixels, box)):
+    if text in crosses.READS and (label := crosses.cross_in(parts, box)):
         return label
     if text in chevrons.READS:
-        return chevrons.chevron_label(pixels, box)
+        return chevrons.chevron_in(parts, box)
     return ""

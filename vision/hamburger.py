@@ -4,7 +4,7 @@ The icon model reads Material's "menu" glyph only now and then above its thresho
 real screens it scores it 0.98 ("unknown": EtarCalendar's toolbar), or takes it for a
 minus ("remove", NewPipe's), as the three thin bars of a 32 px crop look like one bar,
 a list or a drag handle. The glyph is fixed, so the pixels decide: a crop whose ink
-(``CONTRAST`` grey levels off its border's colour) is three solid bars, each at least
+(:func:`vision.image.glyph_ink`: off its border's colour) is three solid bars, each at least
 ``BAR_RATIO`` times as wide as tall, of the same width and ends, the same thickness,
 evenly spaced (gaps of ``GAP`` bar heights), making a glyph at least ``MIN_SPAN`` of
 the box's width, and nothing else but specks. A sort glyph (bars of three lengths), a
@@ -23,13 +23,11 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import ink_around
+from screenpilot.vision.image import InkParts, glyph_ink
 
 LABEL = "menu"
 #: What a picture holding the glyph may read as (OCR takes the bars for "三" now and then).
 READS = frozenset({"", "三", "≡", "="})
-#: Ink differs from the crop's border by this many grey levels.
-CONTRAST = 40
 #: A bar is this many times as wide as tall, at least ...
 BAR_RATIO = 3.0
 #: ... fills this share of its box (round ends allowed), its middle row unbroken, ...
@@ -51,23 +49,25 @@ MIN_SPAN = 0.25
 OTHER_INK = 0.1
 #: Bars are at least this many pixels wide.
 MIN_WIDTH = 8
-#: The box is looked at with this share of its longer side round it.
-MARGIN = 0.2
 
 
 def is_menu_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
     """Whether ``box`` on ``pixels`` (H x W x 3 RGB or H x W grey) shows three equal
-    stacked bars and nothing else (see the module docstring). The box is looked at with
-    ``MARGIN`` of its side round it, clipped to the screen: a blob's box is its ink's
-    own, and the page round it gives the background."""
+    stacked bars and nothing else (see the module docstring). The box is looked at as
+    the glyph rules look (:func:`vision.image.glyph_ink`): with a margin round it,
+    clipped to the screen; a blob's box is its ink's own, and the page round it gives
+    the background."""
+    return menu_in(glyph_ink(pixels, box), box)
+
+
+def menu_in(parts: InkParts, box: Box) -> bool:
+    """:func:`is_menu_glyph` on the ink of ``box`` already in parts."""
     import cv2
 
-    if box.width < 8 or box.height < 8:
+    if box.width < 8 or box.height < 8 or parts.count < 4:
         return False
-    ink = ink_around(pixels, box, MARGIN, CONTRAST)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    if count < 4:
-        return False
+    stats = parts.stats
+    ink = parts.labels > 0
     areas = stats[1:, cv2.CC_STAT_AREA]
     order = np.argsort(areas)[::-1]
     bars = stats[1:][order[:3]]

@@ -25,6 +25,7 @@ import io
 import os
 import stat
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -308,27 +309,75 @@ def grey_u8(pixels: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(source, cv2.COLOR_RGB2GRAY) if source.ndim == 3 else source)
 
 
+#: The glyph rules (``vision/glyphrules.py``) look at a box with this share of its
+#: longer side round it (a blob's box is its ink's own; the page round it gives the
+#: background) ...
+GLYPH_MARGIN = 0.2
+#: ... and take for ink what differs from the crop's border by this many grey levels.
+GLYPH_CONTRAST = 40
+
+
 def ink_around(
     pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
 ) -> npt.NDArray[Any]:
     """The ink of ``box`` (a ``Box``) on ``pixels``, looked at with ``margin`` of its
     longer side round it (at least 2 px, clipped to the image): a mask of the pixels
-    whose grey differs from the crop's border colour by ``contrast`` or more (what the
-    glyph rules of ``vision/hamburger.py`` and ``vision/chevrons.py`` read).
+    whose grey differs from the crop's border colour by ``contrast`` or more.
 
     Two kinds of ink are left out, as they belong to what lies round the box: a shape
     (8-connected) wholly in the margin, outside the box (the word under a tall row
     button, a neighbour's edge), and one that runs across the whole crop, edge to edge
     (a toolbar's bottom line or a divider through the box)."""
+    return _ink_and_grey(pixels, box, margin, contrast)[0]
+
+
+def _ink_and_grey(
+    pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
     import cv2
 
     pad = max(2, round(margin * max(box.width, box.height)))
     x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]).astype(np.int16)
-    ink = np.abs(grey - int(border_colour(grey))) >= contrast
+    grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad])
+    ink = np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= contrast
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     inside = np.unique(labels[box.y1 - y1 : box.y2 - y1, box.x1 - x1 : box.x2 - x1])
     keep = inside[inside > 0]
     height, width = ink.shape
     across = (stats[keep, cv2.CC_STAT_WIDTH] >= width) | (stats[keep, cv2.CC_STAT_HEIGHT] >= height)
-    return np.asarray(np.isin(labels, keep[~across]))
+    return np.asarray(np.isin(labels, keep[~across])), grey
+
+
+@dataclass(frozen=True)
+class InkParts:
+    """A box's ink (:func:`ink_around`) in 8-connected parts, as OpenCV's
+    ``connectedComponentsWithStats`` gives them: ``labels`` (0 the page), ``stats``
+    (x, y, width, height, area) and ``centres`` with the page's row first, and the
+    crop's ``grey`` levels."""
+
+    labels: npt.NDArray[Any]
+    stats: npt.NDArray[Any]
+    centres: npt.NDArray[Any]
+    grey: npt.NDArray[Any]
+
+    @property
+    def count(self) -> int:
+        """Parts, the page included."""
+        return len(self.stats)
+
+
+def glyph_ink(
+    pixels: npt.NDArray[Any],
+    box: Any,
+    margin: float = GLYPH_MARGIN,
+    contrast: int = GLYPH_CONTRAST,
+) -> InkParts:
+    """The ink of ``box`` on ``pixels`` in parts (:class:`InkParts`), as the glyph rules
+    read it: computed once for all of them."""
+    import cv2
+
+    ink, grey = _ink_and_grey(pixels, box, margin, contrast)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(
+        ink.astype(np.uint8), connectivity=8
+    )
+    return InkParts(np.asarray(labels), np.asarray(stats), np.asarray(centres), grey)

@@ -4,8 +4,8 @@ A toolbar's "More options" button is three round dots, stacked (Android) or in a
 (a camera's or a web app's "⋯"). The icon model reads it at 32 px mostly right but
 often under its threshold: 0.90-0.98 on real screens of Activity Launcher, LA Metro and
 the camera, where the dots are small in a wide button. The glyph is fixed, so the pixels
-decide: a crop whose ink (``CONTRAST`` grey levels off its border's colour, looked at
-with ``MARGIN`` round the box, :func:`vision.image.ink_around`) is three dots and
+decide: a crop whose ink (as the glyph rules see it, :func:`vision.image.glyph_ink`:
+the box with a margin round it, off its border's colour) is three dots and
 nothing else but specks: blobs of one size (``SAME_SIZE``), round (``ROUND``,
 ``ROUND_EDGE``) and solid (``SOLID``), of one shade (``SAME_SHADE``: a page
 indicator's dots are not), their centres on one line (``IN_LINE``) at even steps of
@@ -24,15 +24,11 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import grey_u8, ink_around
+from screenpilot.vision.image import InkParts, glyph_ink
 
 LABEL = "more_options"
 #: What a picture holding the glyph may read as ("⋮" as ":", "⋯" as "..." or "• •").
 READS = frozenset({"", ":", "：", "⋮", "⁝", "…", "...", "..", "•", "• •", "•••", "· · ·", "⋯"})
-#: Ink differs from the crop's border by this many grey levels.
-CONTRAST = 40
-#: The box is looked at with this share of its longer side round it.
-MARGIN = 0.2
 #: A dot is at least this many pixels across ...
 MIN_DOT = 3
 #: ... about as wide as tall (within this ratio) ...
@@ -60,16 +56,16 @@ OTHER_INK = 0.1
 def is_dots_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
     """Whether ``box`` on ``pixels`` shows three equal dots in a line and nothing else
     (see the module docstring)."""
+    return dots_in(glyph_ink(pixels, box), box)
+
+
+def dots_in(parts: InkParts, box: Box) -> bool:
+    """:func:`is_dots_glyph` on the ink of ``box`` already in parts."""
     import cv2
 
-    if box.width < 3 * MIN_DOT or box.height < MIN_DOT:
+    if box.width < 3 * MIN_DOT or box.height < MIN_DOT or parts.count < 4:
         return False
-    ink = ink_around(pixels, box, MARGIN, CONTRAST)
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(
-        ink.astype(np.uint8), connectivity=8
-    )
-    if count < 4:
-        return False
+    labels, stats, centres = parts.labels, parts.stats, parts.centres
     areas = stats[1:, cv2.CC_STAT_AREA]
     order = np.argsort(areas)[::-1][:3]
     dots = stats[1:][order]
@@ -86,10 +82,7 @@ def is_dots_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
         for across in (disc.sum(axis=1), disc.sum(axis=0)):  # rows, then columns
             if max(across[0], across[-1]) > ROUND_EDGE * across.max():
                 return False
-    pad = max(2, round(MARGIN * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad])
-    shades = [float(grey[labels == 1 + k].mean()) for k in order]
+    shades = [float(parts.grey[labels == 1 + k].mean()) for k in order]
     if max(shades) - min(shades) > SAME_SHADE:
         return False
     size = float(np.mean(np.maximum(ws, hs)))
