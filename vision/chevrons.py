@@ -66,17 +66,10 @@ def chevron_label(pixels: npt.NDArray[Any], box: Box) -> str:
 
 def chevron_in(parts: InkParts, box: Box) -> str:
     """:func:`chevron_label` on the ink of ``box`` already in parts."""
-    import cv2
-
-    if max(box.width, box.height) < MIN_LONG or parts.count < 2:
+    stroke = parts.alone(OTHER_INK) if max(box.width, box.height) >= MIN_LONG else None
+    if stroke is None:
         return ""
-    labels, stats = parts.labels, parts.stats
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    best = int(np.argmax(areas))
-    if int(areas.sum()) - int(areas[best]) > OTHER_INK * int(areas[best]):
-        return ""
-    x, y, w, h = (int(v) for v in stats[1 + best, :4])
-    stroke = labels[y : y + h, x : x + w] == 1 + best
+    h, w = stroke.shape
     if w >= h:
         way = _pointing(stroke)
         return {"": "", "+": LABELS["down"], "-": LABELS["up"]}[way]

@@ -49,19 +49,12 @@ def cross_label(pixels: npt.NDArray[Any], box: Box) -> str:
 
 def cross_in(parts: InkParts, box: Box) -> str:
     """:func:`cross_label` on the ink of ``box`` already in parts."""
-    import cv2
-
-    if max(box.width, box.height) < MIN_SIDE or parts.count < 2:
+    stroke = parts.alone(OTHER_INK) if max(box.width, box.height) >= MIN_SIDE else None
+    if stroke is None:
         return ""
-    labels, stats = parts.labels, parts.stats
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    best = int(np.argmax(areas))
-    if int(areas.sum()) - int(areas[best]) > OTHER_INK * int(areas[best]):
-        return ""
-    x, y, w, h = (int(v) for v in stats[1 + best, :4])
+    h, w = stroke.shape
     if min(w, h) < MIN_SIDE or max(w, h) > SQUARE * min(w, h):
         return ""
-    stroke = labels[y : y + h, x : x + w] == 1 + best
     ys, xs = np.nonzero(stroke)
     # positions from the cross's middle, in half sides: -1 .. 1 each way
     u = (xs + 0.5) / w * 2 - 1

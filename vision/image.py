@@ -365,6 +365,18 @@ class InkParts:
         """Parts, the page included."""
         return len(self.stats)
 
+    def alone(self, other_ink: float) -> npt.NDArray[np.bool_] | None:
+        """The largest part as a mask cut to its own box, when the other parts together
+        make at most ``other_ink`` of its area (specks); else None (or with no ink)."""
+        if self.count < 2:
+            return None
+        areas = self.stats[1:, 4]
+        best = int(np.argmax(areas))
+        if int(areas.sum()) - int(areas[best]) > other_ink * int(areas[best]):
+            return None
+        x, y, w, h = (int(v) for v in self.stats[1 + best, :4])
+        return np.asarray(self.labels[y : y + h, x : x + w] == 1 + best)
+
 
 def glyph_ink(
     pixels: npt.NDArray[Any],
