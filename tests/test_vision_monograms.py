@@ -64,6 +64,24 @@ def test_a_symbol_read_small_on_a_picture_that_leads_a_row_is_dropped() -> None:
     assert drop_glyph_reads([off, title], [back]) == [off, title]
 
 
+def test_a_symbol_centred_on_a_picture_that_leads_no_row_is_dropped() -> None:
+    """Seal's toolbar has no title: its back arrow, read "←", is still the picture's;
+    a button's sign (a habit's "●" day) and a letter stay."""
+    from screenpilot.vision.monograms import drop_glyph_reads
+
+    back = Element(2, ElementKind.IMAGE, Box(5, 57, 72, 124))
+    arrow = _text("←", Box(21, 74, 53, 105))
+    assert drop_glyph_reads([arrow], [back]) == []
+    icon = Element(3, ElementKind.ICON, Box(5, 57, 72, 124))
+    assert drop_glyph_reads([arrow], [icon]) == []
+    day = Element(4, ElementKind.BUTTON, Box(5, 57, 72, 124))
+    dot = _text("●", Box(21, 74, 53, 105))
+    neighbour = _text("Mon", Box(5, 130, 72, 160))  # the next day under it
+    assert drop_glyph_reads([dot, neighbour], [day]) == [dot, neighbour]
+    letter = _text("K", Box(21, 74, 53, 105))
+    assert drop_glyph_reads([letter], [back]) == [letter]
+
+
 def test_a_letter_on_a_picture_that_leads_no_row_stays() -> None:
     """A mode button's big "A" over its name "Automatic" is no avatar's initial, and a
     CJK character has no case: neither is dropped."""

@@ -69,6 +69,10 @@ COVERS = 0.5
 #: Widgets that lose a one-character read centred on them when no other text is near:
 #: a floating action button's "+" read as "X" or "+".
 LONE_KINDS = (ElementKind.BUTTON, ElementKind.ICON)
+#: One sign that is not a letter or a digit ("←", "•") centred on one of these is its
+#: drawing read (a toolbar's back arrow with no title beside it); a button's stays (a
+#: habit's "●" day is its state).
+PICTURE_KINDS = (ElementKind.ICON, ElementKind.IMAGE)
 #: What OCR reads a radio button's ring as.
 RING_READS = frozenset("OoQ0○◯◎◉●⊙")
 #: A button leads a title: a text of at least this many characters right of it.
@@ -159,7 +163,8 @@ def _centred_read(text: Element, button: Box) -> bool:
 def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list[Element]:
     """``texts`` without a widget's drawing read as one character (see the module
     docstring): a check box's or a switch's, a picture's that leads a row, a button's
-    that leads a title, or a radio option's ring read as "O"."""
+    that leads a title, a radio option's ring read as "O", or a sign centred on an
+    icon or image."""
     options = [d.box for d in drawn if d.kind is ElementKind.RADIO_GROUP]
     boxes = [
         d.box
@@ -176,12 +181,14 @@ def drop_glyph_reads(texts: Sequence[Element], drawn: Sequence[Element]) -> list
         if (d.kind is ElementKind.BUTTON and _leads_row(d.box, texts, TITLE_CHARS))
         or (d.kind in LONE_KINDS and _lone(d.box, texts))
     ]
+    pictures = [d.box for d in drawn if d.kind in PICTURE_KINDS]
     return [
         t
         for t in texts
         if not any(_glyph_read(t, b) or (is_symbol(t.text) and _centred_read(t, b)) for b in boxes)
         and not any(_centred_read(t, b) for b in buttons)
         and not any(_ring_read(t, o) for o in options)
+        and not (is_symbol(t.text) and any(_centred_read(t, p) for p in pictures))
     ]
 
 
