@@ -317,23 +317,18 @@ GLYPH_MARGIN = 0.2
 GLYPH_CONTRAST = 40
 
 
-def ink_around(
+def _ink_and_grey(
     pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
-) -> npt.NDArray[Any]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
     """The ink of ``box`` (a ``Box``) on ``pixels``, looked at with ``margin`` of its
     longer side round it (at least 2 px, clipped to the image): a mask of the pixels
-    whose grey differs from the crop's border colour by ``contrast`` or more.
+    whose grey differs from the crop's border colour by ``contrast`` or more, and the
+    crop's grey levels.
 
     Two kinds of ink are left out, as they belong to what lies round the box: a shape
     (8-connected) wholly in the margin, outside the box (the word under a tall row
     button, a neighbour's edge), and one that runs across the whole crop, edge to edge
     (a toolbar's bottom line or a divider through the box)."""
-    return _ink_and_grey(pixels, box, margin, contrast)[0]
-
-
-def _ink_and_grey(
-    pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
     import cv2
 
     pad = max(2, round(margin * max(box.width, box.height)))
@@ -350,7 +345,7 @@ def _ink_and_grey(
 
 @dataclass(frozen=True)
 class InkParts:
-    """A box's ink (:func:`ink_around`) in 8-connected parts, as OpenCV's
+    """A box's ink (:func:`glyph_ink`) in 8-connected parts, as OpenCV's
     ``connectedComponentsWithStats`` gives them: ``labels`` (0 the page), ``stats``
     (x, y, width, height, area) and ``centres`` with the page's row first, and the
     crop's ``grey`` levels."""
