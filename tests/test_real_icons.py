@@ -14,6 +14,7 @@ from screenpilot.datasets.real_icons import (
     CropReport,
     DescriptionTable,
     IconFilters,
+    RealIcon,
     ScreenRecord,
     augmented_arrays,
     extract,
@@ -272,6 +273,8 @@ def test_eval_icons_scores_the_held_out_apps_of_a_harvest(tmp_path: Path) -> Non
     report = json.loads(result.output.strip().splitlines()[-1])
     assert report["heldout_real_crops"] == 2 and report["heldout_real_apps"] == 1
     assert 0.0 <= report["heldout_real_top1"] <= report["heldout_real_top3"] <= 1.0
+    assert 0.0 <= report["heldout_real_describe_top1"] <= 1.0
+    assert 0.0 <= report["heldout_real_describe_printed"] <= 1.0
 
 
 def test_fine_tune_without_a_start_model_says_which_to_pass(tmp_path: Path) -> None:
@@ -303,3 +306,36 @@ def test_answered_counts_what_describe_would_print() -> None:
     ]
     assert answered(["back", "close", "close", "add"], results) == (0.5, 0.5)
     assert answered([], []) == (0.0, 0.0)
+
+
+@pytest.mark.skipif(not (MODELS / "icons.onnx").is_file(), reason="no shipped icon model")
+def test_describe_answers_name_a_glyph_by_its_rule_before_the_model(tmp_path: Path) -> None:
+    from screenpilot.training.icons.measure import describe_answers
+    from screenpilot.vision.icons import IconLabeller
+
+    page = Image.new("RGB", (1080, 600), (250, 250, 250))
+    draw = ImageDraw.Draw(page)
+    for k in range(3):  # the drawer's three bars in a toolbar button
+        draw.rectangle((100, 100 + 16 * k, 159, 105 + 16 * k), fill=(40, 40, 40))
+    draw.ellipse((400, 90, 470, 160), fill=(30, 120, 200))  # a plain disc: no rule's glyph
+    path = tmp_path / "screen.png"
+    page.save(path)
+    icons = [
+        RealIcon(
+            image=page.crop(box),
+            description="d",
+            label="menu",
+            how="table",
+            app="app.one",
+            split="val",
+            screen=str(path),
+            view_class=cls,
+            box=box,
+            screen_size=page.size,
+        )
+        for box, cls in (((90, 90, 170, 160), "ImageButton"), ((390, 80, 480, 170), "ImageView"))
+    ]
+    said = describe_answers(IconLabeller(MODELS / "icons.onnx"), icons)
+    assert said[0] == ("menu", True)  # the bars rule, whatever the model says
+    label, printed = said[1]
+    assert label in IconLabeller(MODELS / "icons.onnx").labels and isinstance(printed, bool)

@@ -13,6 +13,7 @@ from screenpilot.datasets.icons import RealCrop, RealCropReport
 if TYPE_CHECKING:
     from PIL import Image
 
+    from screenpilot.datasets.real_icons import RealIcon
     from screenpilot.vision.icons import IconLabeller, IconResult
 
 
@@ -107,6 +108,8 @@ def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
     top1 = sum(r.top[0][0] == i.label for i, r in zip(icons, results, strict=True))
     top3 = sum(i.label in [name for name, _ in r.top] for i, r in zip(icons, results, strict=True))
     accepted, precision = answered([i.label or "" for i in icons], results)
+    said = describe_answers(labeller, icons)
+    printed = [(i.label, label) for i, (label, shown) in zip(icons, said, strict=True) if shown]
     return {
         "heldout_real_crops": n,
         "heldout_real_apps": len({i.app for i in icons}),
@@ -114,8 +117,58 @@ def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
         "heldout_real_top3": _share(top3, n),
         "heldout_real_accepted": accepted,
         "heldout_real_precision_accepted": precision,
+        "heldout_real_describe_top1": _share(
+            sum(i.label == label for i, (label, _) in zip(icons, said, strict=True)), n
+        ),
+        "heldout_real_describe_printed": _share(len(printed), n),
+        "heldout_real_describe_precision_printed": _share(
+            sum(truth == label for truth, label in printed), len(printed)
+        ),
         "heldout_real_unlabelled_crops": report.how["excluded"] + report.how["unmapped"],
     }
+
+
+def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tuple[str, bool]]:
+    """What describe's labelling makes of each icon's box on its screen, as ``(label,
+    printed)``: the label of the glyph rules (``vision.glyphrules``: three bars, dots,
+    thin crosses, chevrons; printed), else the model's top-1 on the part of the box
+    describe shows it (``vision.discs.glyph_crop``), printed when above the model's
+    threshold. The box is taken as an ImageButton's button or an image view's icon, with
+    no text read on it."""
+    import numpy as np
+    from PIL import Image
+
+    from screenpilot.model import Box, Element, ElementKind
+    from screenpilot.vision.discs import glyph_crop
+    from screenpilot.vision.glyphrules import name_drawn_glyphs
+
+    out: list[tuple[str, bool]] = [("", False)] * len(icons)
+    by_screen: dict[str, list[int]] = {}
+    for k, icon in enumerate(icons):
+        by_screen.setdefault(icon.screen, []).append(k)
+    for screen, ks in by_screen.items():
+        with Image.open(screen) as opened:
+            pixels = np.asarray(opened.convert("RGB"))
+        elements = [
+            Element(
+                id=n,
+                kind=ElementKind.BUTTON if "Button" in icons[k].view_class else ElementKind.ICON,
+                box=Box.of(*icons[k].box),
+            )
+            for n, k in enumerate(ks)
+        ]
+        named = name_drawn_glyphs(pixels, elements)
+        todo = [n for n, e in enumerate(named) if not e.icon_label]
+        boxes = [glyph_crop(pixels, named[n].box) for n in todo]
+        crops = [Image.fromarray(pixels[b.y1 : b.y2, b.x1 : b.x2]) for b in boxes]
+        results = iter(labeller.label(crops, top=1) if crops else [])
+        for n, k in enumerate(ks):
+            if named[n].icon_label:
+                out[k] = (named[n].icon_label, True)
+            else:
+                result = next(results)
+                out[k] = (result.top[0][0], result.known)
+    return out
 
 
 def _share(a: int, b: int) -> float:
