@@ -51,6 +51,9 @@ CONFIDENCE = 0.35
 SNAPPED = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 #: A disc's glyph is cut out for the icon model with this share of each side off.
 INSET = 0.18
+#: A picture's box holds the page round its button when at least this share of the
+#: box's edge is not the button's fill (a disc touches its box's edge at 4 points).
+MIN_PAGE_EDGE = 0.5
 
 
 def _fill_colour(patch: np.ndarray) -> np.ndarray:
@@ -85,8 +88,10 @@ def _is_disc(patch: np.ndarray, background: np.ndarray, fill: np.ndarray) -> boo
     return _has_glyph(patch, fill)
 
 
-def _has_glyph(patch: np.ndarray, fill: np.ndarray) -> bool:
-    """Whether the middle of ``patch`` holds one small centred mark unlike ``fill``."""
+def _has_glyph(patch: np.ndarray, fill: np.ndarray, outside: np.ndarray | None = None) -> bool:
+    """Whether the middle of ``patch`` holds one small centred mark unlike ``fill``
+    (``outside``: the page round the button inside ``patch``, :func:`_page_round`,
+    not a mark where it reaches the patch's edge)."""
     h, w = patch.shape[:2]
     inner = patch[h // 5 : h - h // 5, w // 5 : w - w // 5]
     glyph = colour_distance(inner, fill) >= GLYPH_CONTRAST
@@ -105,6 +110,8 @@ def _has_glyph(patch: np.ndarray, fill: np.ndarray) -> bool:
     ring = np.ones((h, w), bool)
     ring[2:-2, 2:-2] = False
     edge = colour_distance(patch[ring], fill) >= GLYPH_CONTRAST
+    if outside is not None:
+        edge &= ~outside[ring]
     return float(edge.mean()) < 0.35
 
 
@@ -119,14 +126,36 @@ def glyph_crop(pixels: np.ndarray, box: Box) -> Box:
     fill = _fill_colour(patch)
     if float((colour_distance(patch, fill) <= EVEN).mean()) < MIN_FILL:
         return box
-    if not _has_glyph(patch, fill):
+    outside = _page_round(patch, fill)
+    if not _has_glyph(patch, fill, outside):
         return box
     dx, dy = round(box.width * INSET), round(box.height * INSET)
     margin = np.ones(patch.shape[:2], bool)
     margin[dy:-dy, dx:-dx] = False
-    if float((colour_distance(patch[margin], fill) >= GLYPH_CONTRAST).mean()) > 0.01:
+    marks = colour_distance(patch, fill) >= GLYPH_CONTRAST
+    if outside is not None:
+        marks &= ~outside
+    if float(marks[margin].mean()) > 0.01:
         return box  # the glyph reaches into the margin: the box is cut to it already
     return Box.of(box.x1 + dx, box.y1 + dy, box.x2 - dx, box.y2 - dy)
+
+
+def _page_round(patch: np.ndarray, fill: np.ndarray) -> np.ndarray | None:
+    """Where ``patch`` (a picture's box) shows the page round a button of colour
+    ``fill`` (a floating action button's disc, with the page and the disc's shadow at
+    the box's corners): the pixels unlike the fill that join the box's edge through
+    pixels unlike it, when they make most of the box's edge; else ``None`` (the box is
+    the button's own fill to its edge)."""
+    import cv2
+
+    off = np.ascontiguousarray((colour_distance(patch, fill) > EVEN).astype(np.uint8))
+    edge = np.concatenate([off[0], off[-1], off[:, 0], off[:, -1]])
+    if float(edge.mean()) < MIN_PAGE_EDGE:
+        return None
+    _, labels = cv2.connectedComponents(off, connectivity=4)
+    rim = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    joined = np.unique(rim[rim > 0])
+    return np.isin(labels, joined)
 
 
 def _bounded(img: np.ndarray, x: int, y: int, bw: int, bh: int, fill: np.ndarray) -> bool:

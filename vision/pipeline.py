@@ -50,9 +50,9 @@ from screenpilot.vision.discs import (
     add_round_buttons,
     find_discs,
     find_round_buttons,
-    glyph_crop,
 )
 from screenpilot.vision.fields import confirmed_fields, found_fields
+from screenpilot.vision.framing import model_view
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
 from screenpilot.vision.glyphrules import MAX_SIDE, glyph_read, name_drawn_glyphs
 from screenpilot.vision.glyphs import search_glyphs
@@ -518,7 +518,7 @@ def _label_icons(
         and e.kind in group.PICTURES
         and (not e.text or (glyph_read(e.text) and max(e.box.width, e.box.height) <= largest))
     ]
-    boxes = [glyph_crop(pixels, out[i].box) for i in todo]
+    boxes = [model_view(pixels, out[i].box) for i in todo]
     crops = [pixels[b.y1 : b.y2, b.x1 : b.x2] for b in boxes]
     start = time.perf_counter()
     try:

@@ -132,14 +132,14 @@ def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tupl
     """What describe's labelling makes of each icon's box on its screen, as ``(label,
     printed)``: the label of the glyph rules (``vision.glyphrules``: three bars, dots,
     thin crosses, chevrons; printed), else the model's top-1 on the part of the box
-    describe shows it (``vision.discs.glyph_crop``), printed when above the model's
+    describe shows it (``vision.framing.model_view``), printed when above the model's
     threshold. The box is taken as an ImageButton's button or an image view's icon, with
     no text read on it."""
     import numpy as np
     from PIL import Image
 
     from screenpilot.model import Box, Element, ElementKind
-    from screenpilot.vision.discs import glyph_crop
+    from screenpilot.vision.framing import model_view
     from screenpilot.vision.glyphrules import name_drawn_glyphs
 
     out: list[tuple[str, bool]] = [("", False)] * len(icons)
@@ -159,7 +159,7 @@ def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tupl
         ]
         named = name_drawn_glyphs(pixels, elements)
         todo = [n for n, e in enumerate(named) if not e.icon_label]
-        boxes = [glyph_crop(pixels, named[n].box) for n in todo]
+        boxes = [model_view(pixels, named[n].box) for n in todo]
         crops = [Image.fromarray(pixels[b.y1 : b.y2, b.x1 : b.x2]) for b in boxes]
         results = iter(labeller.label(crops, top=1) if crops else [])
         for n, k in enumerate(ks):
