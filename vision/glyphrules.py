@@ -3,7 +3,8 @@
 The icon model reads a 32 px crop and misses glyphs made of a few thin strokes or
 dots: the navigation drawer's three bars (:mod:`vision.hamburger`), the overflow
 menu's three dots (:mod:`vision.overflow`), thin crosses (:mod:`vision.crosses`) and
-chevrons (:mod:`vision.chevrons`).
+chevrons (:mod:`vision.chevrons`); and the navigation bar's back, home and recents keys
+(:mod:`vision.navkeys`).
 Each picture (an image, icon or button) with no label yet, and no text but what OCR
 makes of such a glyph ("三", ":", "v", ">"), of a button's size at most, is looked at
 as drawn (a button also as the icon model would see it,
@@ -24,6 +25,7 @@ from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
 from screenpilot.vision.image import RGB, glyph_ink
+from screenpilot.vision.navkeys import name_nav_keys
 
 #: A glyph's button is at most this share of the screen's short side each way (a
 #: toolbar's 56 dp button is 14 % of a 411 dp phone).
@@ -56,7 +58,9 @@ def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]
     ``add``, and each that is a chevron
     ``expand``, ``collapse``, ``next`` or ``previous`` (its read, if any, dropped). A
     button is looked at as drawn and, where that finds nothing, as the icon model sees
-    it (:func:`vision.discs.glyph_crop`)."""
+    it (:func:`vision.discs.glyph_crop`). The navigation bar's keys are named first
+    (:func:`vision.navkeys.name_nav_keys`)."""
+    elements = name_nav_keys(pixels, elements)
     out = list(elements)
     largest = MAX_SIDE * short_side(pixels.shape[1], pixels.shape[0])
     for i, e in enumerate(elements):

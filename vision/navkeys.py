@@ -1,0 +1,161 @@
+"""The navigation bar's keys named by their shape: back, home, recent apps.
+
+A phone in three-button navigation draws three keys in its bottom bar: a triangle
+pointing left (back; down while the keyboard is up, when it hides the keyboard), a
+circle (home) and a square (recent apps), filled or as outlines, the circle at the
+middle of the screen. Nothing else on a screen sits there
+in that order, and the icon model, trained on app glyphs, does not name them (a
+ring reads as "brightness" or "power"). Each picture with no label and no text
+of a key's size (:data:`MAX_KEY`) whose middle lies in the screen's bottom
+:data:`BAND` dp is judged by its outline
+(:func:`key_shape`); the keys are named when the home circle is at the middle of the
+screen and at least one other key sits on its row, within :data:`REACH` of it (of
+two of one shape, the nearer: the keyboard switcher beside the keys is no recents
+key). The names are those the simulator's own ground truth gives its keys.
+
+    >>> elements = name_nav_keys(pixels, elements)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.image import RGB, glyph_ink
+
+#: Names of the keys, by shape.
+BACK, HOME, RECENTS = "back", "home", "recent apps"
+#: A key's middle lies this many dp from the screen's bottom edge at most (a
+#: navigation bar is 48 dp tall).
+BAND = 48
+#: A key's box is at most this many dp each way (the keys are drawn ~20 dp; a camera's
+#: shutter or a floating button is larger).
+MAX_KEY = 36
+#: The home key's middle is this share of the screen's width from its middle at most.
+CENTRED = 0.03
+#: Keys on one row: their middles differ by this share of the home key's height at most.
+SAME_ROW = 0.35
+#: An outline's area as a share of its box: a square's (rounded a little) at least
+#: this...
+SQUARE_FILL = 0.86
+#: ... a circle's (0.785) in this range...
+CIRCLE_FILL = (0.68, 0.84)
+#: ... and a triangle's (0.5) in this one.
+TRIANGLE_FILL = (0.38, 0.64)
+#: A key's box is about square: width over height in this range (the keyboard
+#: switcher beside the keys is wider).
+ASPECT = (0.8, 1.25)
+#: The back and recents keys lie this share of the screen's width from the home key at
+#: most.
+REACH = 0.4
+#: Kinds a key may have been found as (its square outline reads as a check box).
+KEY_KINDS = frozenset(
+    {ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.CHECK_BOX}
+)
+
+
+def key_shape(pixels: RGB, box: Box) -> str:
+    """The key ``box`` on ``pixels`` draws: :data:`BACK`, :data:`HOME`, :data:`RECENTS`
+    or "" (another shape, or ink in several parts)."""
+    import cv2
+
+    mask = glyph_ink(pixels, box).alone(0.1)
+    if mask is None:
+        return ""
+    h, w = mask.shape
+    if h < 6 or w < 6 or not ASPECT[0] <= w / h <= ASPECT[1]:
+        return ""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    fill = max(cv2.contourArea(c) for c in contours) / float(h * w)
+    if fill >= SQUARE_FILL:
+        return RECENTS
+    if CIRCLE_FILL[0] <= fill <= CIRCLE_FILL[1] and _even(mask):
+        return HOME
+    if TRIANGLE_FILL[0] <= fill <= TRIANGLE_FILL[1] and (_points_left(mask) or _points_down(mask)):
+        return BACK
+    return ""
+
+
+def _spans(mask: np.ndarray) -> np.ndarray:
+    """Each column's height from its first to its last inked row (0 where none)."""
+    inked = mask.any(axis=0)
+    first = np.argmax(mask, axis=0)
+    last = mask.shape[0] - 1 - np.argmax(mask[::-1], axis=0)
+    return np.where(inked, last - first + 1, 0)
+
+
+def _points_left(mask: np.ndarray) -> bool:
+    """Whether the shape narrows to its left: its left quarter's columns at most half
+    as tall as its right quarter's, and it is as tall above its middle as below."""
+    spans = _spans(mask)
+    q = max(1, len(spans) // 4)
+    if spans[:q].mean() > 0.5 * spans[-q:].mean():
+        return False
+    rows = mask.any(axis=1).nonzero()[0]
+    return bool(abs((rows[0] + rows[-1]) / 2 - (mask.shape[0] - 1) / 2) <= 0.1 * mask.shape[0])
+
+
+def _points_down(mask: np.ndarray) -> bool:
+    """Whether the shape narrows to its bottom and is as wide left of its middle as
+    right of it: the back key while the keyboard is up (it hides the keyboard)."""
+    return _points_left(np.ascontiguousarray(mask.T[:, ::-1]))
+
+
+def _even(mask: np.ndarray) -> bool:
+    """Whether the shape is as tall at its left quarter as at its right (a circle, not a
+    triangle)."""
+    spans = _spans(mask)
+    q = max(1, len(spans) // 4)
+    left, right = spans[:q].mean(), spans[-q:].mean()
+    return bool(min(left, right) >= 0.75 * max(left, right))
+
+
+def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
+    """``elements`` with the navigation bar's keys labelled (the module docstring); a
+    key found as a check box becomes an icon."""
+    h, w = pixels.shape[:2]
+    dp = dp_size(w, h)
+    low, largest = h - BAND * dp, MAX_KEY * dp
+    shapes: dict[int, str] = {}
+    for i, e in enumerate(elements):
+        if (
+            e.kind in KEY_KINDS
+            and not e.icon_label
+            and not e.text
+            and e.box.center[1] >= low
+            and max(e.box.width, e.box.height) <= largest
+        ):
+            shape = key_shape(pixels, e.box)
+            if shape:
+                shapes[i] = shape
+    homes = [
+        i
+        for i, s in shapes.items()
+        if s == HOME and abs(elements[i].box.center[0] - w / 2) <= CENTRED * w
+    ]
+    if len(homes) != 1:
+        return list(elements)
+    home = elements[homes[0]].box
+    nearest: dict[str, int] = {}
+    for i, shape in shapes.items():
+        box = elements[i].box
+        off = abs(box.center[0] - home.center[0])
+        if abs(box.center[1] - home.center[1]) > SAME_ROW * home.height or off > REACH * w:
+            continue
+        if shape not in nearest or off < abs(
+            elements[nearest[shape]].box.center[0] - home.center[0]
+        ):
+            nearest[shape] = i
+    row = set(nearest.values())
+    if len(row) < 2:
+        return list(elements)
+    out = list(elements)
+    for i in row:
+        out[i] = dataclasses.replace(
+            elements[i], kind=ElementKind.ICON, icon_label=shapes[i], checked=None, clickable=True
+        )
+    return out
