@@ -129,3 +129,45 @@ def test_real_toolbars_menu_buttons() -> None:
     # NewPipe's search and overflow buttons are not
     assert not is_menu_glyph(load_image(REAL / "NewPipe" / "00.png"), Box(694, 130, 746, 182))
     assert not is_menu_glyph(load_image(REAL / "NewPipe" / "03.png"), Box(983, 113, 1057, 197))
+
+
+@pytest.mark.parametrize(
+    ("draw", "label"),
+    [
+        (_bars(100, 100, (60, 42, 24)), "sort"),  # Material's sort: left ends in line
+        ([(100, 100, 160, 106), (109, 116, 151, 122), (121, 132, 139, 138)], "filter"),
+        (_bars(100, 100, (24, 42, 60)), "sort"),  # rising
+    ],
+)
+def test_bars_of_falling_lengths_are_the_sort_or_filter_glyph(
+    draw: list[tuple[int, int, int, int]], label: str
+) -> None:
+    from screenpilot.vision.hamburger import sort_in
+    from screenpilot.vision.image import glyph_ink
+
+    box = Box(90, 90, 172, 150)
+    assert sort_in(glyph_ink(_screen(draw), box), box) == label
+    assert not is_menu_glyph(_screen(draw), box)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        _bars(100, 100, (60, 60, 60)),  # the menu glyph
+        _bars(100, 100, (60, 55, 50)),  # lengths too close
+        [(100, 100, 160, 106), (130, 116, 160, 122), (100, 132, 120, 138)],  # ends out of line
+        _bars(100, 100, (60, 30)),  # two bars
+    ],
+)
+def test_other_bars_are_not_the_sort_glyph(draw: list[tuple[int, int, int, int]]) -> None:
+    from screenpilot.vision.hamburger import sort_in
+    from screenpilot.vision.image import glyph_ink
+
+    box = Box(90, 90, 172, 150)
+    assert sort_in(glyph_ink(_screen(draw), box), box) == ""
+
+
+def test_describe_names_the_sort_glyph() -> None:
+    px = _screen(_bars(100, 100, (60, 42, 24)))
+    e = Element(id=0, kind=ElementKind.BUTTON, box=Box(90, 90, 170, 150))
+    assert name_drawn_glyphs(px, [e])[0].icon_label == "sort"

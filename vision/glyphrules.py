@@ -1,7 +1,8 @@
 """Icons named by their drawing, before the icon model: glyphs whose shape is fixed.
 
 The icon model reads a 32 px crop and misses glyphs made of a few thin strokes or
-dots: the navigation drawer's three bars (:mod:`vision.hamburger`), the overflow
+dots: the navigation drawer's three bars and the sort and filter glyphs' three bars of
+falling lengths (:mod:`vision.hamburger`), the overflow
 menu's three dots (:mod:`vision.overflow`), thin crosses (:mod:`vision.crosses`) and
 chevrons (:mod:`vision.chevrons`); and the navigation bar's back, home and recents keys
 (:mod:`vision.navkeys`).
@@ -83,6 +84,8 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
     parts = glyph_ink(pixels, box)
     if text in hamburger.READS and hamburger.menu_in(parts, box):
         return hamburger.LABEL
+    if text in hamburger.READS and (label := hamburger.sort_in(parts, box)):
+        return label
     if text in overflow.READS and overflow.dots_in(parts, box):
         return overflow.LABEL
     if text in crosses.READS and (label := crosses.cross_in(parts, box)):

@@ -7,9 +7,11 @@ a list or a drag handle. The glyph is fixed, so the pixels decide: a crop whose 
 (:func:`vision.image.glyph_ink`: off its border's colour) is three solid bars, each at least
 ``BAR_RATIO`` times as wide as tall, of the same width and ends, the same thickness,
 evenly spaced (gaps of ``GAP`` bar heights), making a glyph at least ``MIN_SPAN`` of
-the box's width, and nothing else but specks. A sort glyph (bars of three lengths), a
-drag handle (two bars), a list glyph (bullets beside its lines, or boxes in them) or a line
-of text are not it.
+the box's width, and nothing else but specks. A drag handle (two bars), a list glyph
+(bullets beside its lines, or boxes in them) or a line of text are not it. Bars of three
+lengths, falling or rising from one to the next, in line at one end or at their middles,
+are the sort glyph or, centred, the filter glyph (:func:`sort_in`; NetGuard's filter
+button, which the model scores 0.94-0.985, under its threshold).
 
     >>> is_menu_glyph(pixels, element.box)   # doctest: +SKIP
     True
@@ -47,8 +49,16 @@ EVEN_GAPS = 0.3
 MIN_SPAN = 0.25
 #: ... and other ink makes at most this share of the bars' own.
 OTHER_INK = 0.1
-#: Bars are at least this many pixels wide.
+#: Bars are at least this many pixels wide (the sort glyph's shortest, half as many).
 MIN_WIDTH = 8
+#: The sort glyph: its shortest bar is at least this many times as wide as thick, ...
+SHORT_BAR_RATIO = 1.5
+#: ... each bar shorter (or longer) than the one above by this share of the longest...
+STEP = 0.15
+#: ... and their left ends, right ends or middles in line within this share of it.
+LINED_UP = 0.1
+#: The labels of bars of falling lengths: ends in line, middles in line.
+SORT, FILTER = "sort", "filter"
 
 
 def is_menu_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
@@ -62,10 +72,46 @@ def is_menu_glyph(pixels: npt.NDArray[Any], box: Box) -> bool:
 
 def menu_in(parts: InkParts, box: Box) -> bool:
     """:func:`is_menu_glyph` on the ink of ``box`` already in parts."""
+    bars = _three_bars(parts, box)
+    if bars is None:
+        return False
+    xs, ws = bars
+    widest = ws.max()
+    if ws.min() < (1 - SAME_WIDTH) * widest:
+        return False
+    return bool(np.ptp(xs) <= SAME_WIDTH * widest and np.ptp(xs + ws) <= SAME_WIDTH * widest)
+
+
+def sort_in(parts: InkParts, box: Box) -> str:
+    """What the ink of ``box`` is when it is three stacked bars whose lengths fall (or
+    rise) by at least :data:`STEP` of the longest from one to the next, with the bars'
+    thickness and even gaps of the menu glyph's: :data:`SORT` when their left or right
+    ends are in line (Material's "sort"), :data:`FILTER` when their middles are
+    ("filter_list": the filter button of NetGuard, LoopHabits and Habitica); else ""."""
+    bars = _three_bars(parts, box, shortest=SHORT_BAR_RATIO)
+    if bars is None:
+        return ""
+    xs, ws = bars
+    widest = ws.max()
+    steps = np.diff(ws)
+    if not ((steps <= -STEP * widest).all() or (steps >= STEP * widest).all()):
+        return ""
+    if min(np.ptp(xs), np.ptp(xs + ws)) <= LINED_UP * widest:
+        return SORT
+    return FILTER if np.ptp(xs + ws / 2) <= LINED_UP * widest else ""
+
+
+def _three_bars(
+    parts: InkParts, box: Box, shortest: float = BAR_RATIO
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """The left ends and widths, top to bottom, of three solid bars of one thickness,
+    evenly stacked, that make the ink of ``box`` with nothing else but specks and span
+    :data:`MIN_SPAN` of its width; the widest at least :data:`BAR_RATIO` times as wide
+    as thick, every one at least ``shortest`` times; else ``None``."""
     import cv2
 
     if box.width < 8 or box.height < 8 or parts.count < 4:
-        return False
+        return None
     stats = parts.stats
     ink = parts.labels > 0
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -73,27 +119,27 @@ def menu_in(parts: InkParts, box: Box) -> bool:
     bars = stats[1:][order[:3]]
     other = int(areas.sum() - bars[:, cv2.CC_STAT_AREA].sum())
     if other > OTHER_INK * int(bars[:, cv2.CC_STAT_AREA].sum()):
-        return False
+        return None
     xs, ys, ws, hs, area = (bars[:, k].astype(np.float64) for k in range(5))
     hollow = (area < SOLID * ws * hs) & (hs > THIN_BAR)
-    if ws.min() < MIN_WIDTH or (ws < BAR_RATIO * hs).any() or hollow.any():
-        return False
+    if ws.max() < max(MIN_WIDTH, BAR_RATIO * hs.max()) or (ws < shortest * hs).any():
+        return None
+    if ws.min() < MIN_WIDTH / 2 or hollow.any():
+        return None
     for x, y, w, h in bars[:, :4].tolist():
         inset = max(1, w // 10)  # round ends left out
         if not ink[y + h // 2, x + inset : x + w - inset].all():
-            return False  # a bar with a hole (a checklist's box drawn in it)
-    widest, thickest = ws.max(), hs.max()
-    if ws.min() < (1 - SAME_WIDTH) * widest:
-        return False
-    if np.ptp(xs) > SAME_WIDTH * widest or np.ptp(xs + ws) > SAME_WIDTH * widest:
-        return False
+            return None  # a bar with a hole (a checklist's box drawn in it)
+    thickest = hs.max()
     if thickest - hs.min() > max(1.0, SAME_HEIGHT * thickest):
-        return False
+        return None
     top = np.argsort(ys)
     ys, hs = ys[top], hs[top]
     gaps = ys[1:] - (ys[:-1] + hs[:-1])
     if not (GAP[0] * thickest <= gaps).all() or not (gaps <= GAP[1] * thickest).all():
-        return False
+        return None
     if gaps.max() - gaps.min() > max(1.0, EVEN_GAPS * gaps.max()):
-        return False
-    return bool(widest >= MIN_SPAN * box.width)
+        return None
+    if ws.max() < MIN_SPAN * box.width:
+        return None
+    return xs[top], ws[top]
