@@ -104,3 +104,20 @@ def test_while_the_keyboard_is_up_back_points_down_and_the_switcher_is_no_key() 
     ]
     named = name_nav_keys(np.asarray(img), elements)
     assert [e.icon_label for e in named] == [BACK, HOME, RECENTS, ""]
+
+
+def test_a_row_of_the_keys_is_the_navigation_bar_not_a_tab_bar() -> None:
+    from screenpilot.model import BlockKind
+    from screenpilot.vision.layout import build_screen
+
+    xs = (240, 540, 840)  # spread as NetGuard's keys are: a row that reads as tabs
+    px = _keys(xs=xs)
+    keys = name_nav_keys(px, _icons(xs))
+    screen = build_screen(px, keys, [])
+    kinds = {b.kind for b in screen.blocks}
+    assert BlockKind.TAB_BAR not in kinds
+    (bar,) = [b for b in screen.blocks if b.kind is BlockKind.NAVIGATION_BAR]
+    assert all(e.block_id == bar.id for e in screen.elements)
+    # the same row unnamed (no home key found) stays what it was
+    plain = build_screen(px, _icons(xs), [])
+    assert BlockKind.NAVIGATION_BAR not in {b.kind for b in plain.blocks}

@@ -18,6 +18,7 @@ from screenpilot.vision.grids import with_grids
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
 from screenpilot.vision.lists import with_row_lists
+from screenpilot.vision.navkeys import is_key_row
 from screenpilot.vision.toolbar import row_toolbar
 
 #: A card that overlaps a found field this much is the field's outline.
@@ -168,11 +169,18 @@ def _home(box: Box, blocks: Sequence[Block]) -> int | None:
 def _tab_regions(
     elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
 ) -> list[blocks_mod.Region]:
-    """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it)."""
+    """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it); a row of
+    the navigation bar's keys (:mod:`vision.navkeys`) is the navigation bar instead."""
     out = list(regions)
     for row in group.find_tab_rows(elements, w, h):
         cells = group.tab_cells(row, w)
         box = Box(0, min(c.y1 for c in cells), w, max(c.y2 for c in cells))
+        if is_key_row(row):
+            if not any(r.kind is BlockKind.NAVIGATION_BAR and r.box.intersection(box) for r in out):
+                out.append(
+                    blocks_mod.Region(Box(0, box.y1, w, h), BlockKind.NAVIGATION_BAR, "keys")
+                )
+            continue
         holder = [
             i
             for i, r in enumerate(out)

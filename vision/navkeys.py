@@ -29,6 +29,7 @@ from screenpilot.vision.image import RGB, glyph_ink
 
 #: Names of the keys, by shape.
 BACK, HOME, RECENTS = "back", "home", "recent apps"
+NAMES = frozenset({BACK, HOME, RECENTS})
 #: A key's middle lies this many dp from the screen's bottom edge at most (a
 #: navigation bar is 48 dp tall).
 BAND = 48
@@ -159,3 +160,11 @@ def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
             elements[i], kind=ElementKind.ICON, icon_label=shapes[i], checked=None, clickable=True
         )
     return out
+
+
+def is_key_row(row: Sequence[Element]) -> bool:
+    """Whether ``row`` (a row of pictures a tab bar might be) is the navigation bar's
+    keys: two or more, the home key among them, every one named by
+    :func:`name_nav_keys`."""
+    labels = [e.icon_label for e in row]
+    return len(row) >= 2 and HOME in labels and all(label in NAMES for label in labels)
