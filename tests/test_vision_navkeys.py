@@ -121,3 +121,17 @@ def test_a_row_of_the_keys_is_the_navigation_bar_not_a_tab_bar() -> None:
     # the same row unnamed (no home key found) stays what it was
     plain = build_screen(px, _icons(xs), [])
     assert BlockKind.NAVIGATION_BAR not in {b.kind for b in plain.blocks}
+
+
+def test_keys_under_a_larger_block_get_their_own_bar() -> None:
+    from screenpilot.model import BlockKind
+    from screenpilot.vision import blocks as blocks_mod
+    from screenpilot.vision.layout import build_screen
+
+    xs = (328, 540, 750)
+    px = _keys(xs=xs)
+    keys = name_nav_keys(px, _icons(xs))
+    sheet = blocks_mod.Region(Box(0, 1700, W, H), BlockKind.TAB_BAR, "tabs")
+    screen = build_screen(px, keys, [sheet])
+    bars = {b.id: b.kind for b in screen.blocks}
+    assert all(bars[e.block_id] is BlockKind.NAVIGATION_BAR for e in screen.elements)

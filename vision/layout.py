@@ -18,7 +18,7 @@ from screenpilot.vision.grids import with_grids
 from screenpilot.vision.image import RGB
 from screenpilot.vision.keyboard import keyboard_panel
 from screenpilot.vision.lists import with_row_lists
-from screenpilot.vision.navkeys import is_key_row
+from screenpilot.vision.navkeys import NAMES, is_key_row
 from screenpilot.vision.toolbar import row_toolbar
 
 #: A card that overlaps a found field this much is the field's outline.
@@ -99,7 +99,7 @@ def build_screen(
     menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
     regions = [_grown_status_bar(r, elements) for r in regions]
-    regions = _tab_regions(elements, regions, w, h)
+    regions = _key_bar(elements, _tab_regions(elements, regions, w, h), w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions
     regions = _keyboard_region(pixels, elements, regions)
@@ -166,11 +166,30 @@ def _home(box: Box, blocks: Sequence[Block]) -> int | None:
     return min(holders, key=lambda b: b.box.area).id if holders else None
 
 
+def _key_bar(
+    elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
+) -> list[blocks_mod.Region]:
+    """``regions`` with a NAVIGATION_BAR from the row of the navigation bar's named keys
+    (:mod:`vision.navkeys`) down to the screen's bottom, where no region is that bar
+    already: the keys belong to it, not to a tab bar or a list above them."""
+    keys = [e for e in elements if e.icon_label in NAMES and e.kind is ElementKind.ICON]
+    if not is_key_row(keys):
+        return regions
+    top = min(e.box.y1 for e in keys)
+    if any(r.kind is BlockKind.NAVIGATION_BAR and r.box.y1 <= top < r.box.y2 for r in regions):
+        return regions
+    pad = max(e.box.height for e in keys) // 2
+    return [
+        *regions,
+        blocks_mod.Region(Box(0, max(0, top - pad), w, h), BlockKind.NAVIGATION_BAR, "keys"),
+    ]
+
+
 def _tab_regions(
     elements: list[Element], regions: list[blocks_mod.Region], w: int, h: int
 ) -> list[blocks_mod.Region]:
     """Regions with a TAB_BAR for each tab row (upgrading a bar that holds it); a row of
-    the navigation bar's keys (:mod:`vision.navkeys`) is the navigation bar instead."""
+    the navigation bar's keys (:mod:`vision.navkeys`) is none."""
     out = list(regions)
     for row in group.find_tab_rows(elements, w, h):
         cells = group.tab_cells(row, w)

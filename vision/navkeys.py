@@ -163,8 +163,12 @@ def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
 
 
 def is_key_row(row: Sequence[Element]) -> bool:
-    """Whether ``row`` (a row of pictures a tab bar might be) is the navigation bar's
-    keys: two or more, the home key among them, every one named by
-    :func:`name_nav_keys`."""
+    """Whether ``row`` (pictures on one row) is the navigation bar's keys: all named by
+    :func:`name_nav_keys`, the home and recents keys among them (the icon model never
+    says "recent apps"; it may say "back" or "home" for an app's bottom bar), on one
+    row."""
     labels = [e.icon_label for e in row]
-    return len(row) >= 2 and HOME in labels and all(label in NAMES for label in labels)
+    if not (HOME in labels and RECENTS in labels and all(label in NAMES for label in labels)):
+        return False
+    home = next(e.box for e in row if e.icon_label == HOME)
+    return all(abs(e.box.center[1] - home.center[1]) <= SAME_ROW * home.height for e in row)
