@@ -38,6 +38,7 @@ from screenpilot.model import BlockKind, Box, Element, ElementKind, Screen
 from screenpilot.vision import blocks as blocks_mod
 from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
+from screenpilot.vision.answers import checked_answer
 from screenpilot.vision.backdrop import find_backdrop_pictures
 from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dots
 from screenpilot.vision.caret import strip_carets
@@ -527,8 +528,9 @@ def _label_icons(
         raise
     except Exception as exc:
         raise VisionError(f"icon labeller failed: {exc}") from exc
-    for i, answer in zip(todo, labels, strict=False):
+    for i, box, answer in zip(todo, boxes, labels, strict=False):
         label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
+        label = checked_answer(pixels, box, label)
         if label and label != "unknown":
             out[i] = dataclasses.replace(out[i], text="", icon_label=label)
     reports["icons"] = StageReport(

@@ -133,12 +133,14 @@ def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tupl
     printed)``: the label of the glyph rules (``vision.glyphrules``: three bars, dots,
     thin crosses, chevrons; printed), else the model's top-1 on the part of the box
     describe shows it (``vision.framing.model_view``), printed when above the model's
-    threshold. The box is taken as an ImageButton's button or an image view's icon, with
-    no text read on it."""
+    threshold and not ruled out by the drawing (``vision.answers``; then no label). The
+    box is taken as an ImageButton's button or an image view's icon, with no text read
+    on it."""
     import numpy as np
     from PIL import Image
 
     from screenpilot.model import Box, Element, ElementKind
+    from screenpilot.vision.answers import checked_answer
     from screenpilot.vision.framing import model_view
     from screenpilot.vision.glyphrules import name_drawn_glyphs
 
@@ -162,12 +164,14 @@ def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tupl
         boxes = [model_view(pixels, named[n].box) for n in todo]
         crops = [Image.fromarray(pixels[b.y1 : b.y2, b.x1 : b.x2]) for b in boxes]
         results = iter(labeller.label(crops, top=1) if crops else [])
+        shown = iter(boxes)
         for n, k in enumerate(ks):
             if named[n].icon_label:
                 out[k] = (named[n].icon_label, True)
             else:
-                result = next(results)
-                out[k] = (result.top[0][0], result.known)
+                result, box = next(results), next(shown)
+                label = checked_answer(pixels, box, result.top[0][0])
+                out[k] = (label, result.known and bool(label))
     return out
 
 
