@@ -134,4 +134,7 @@ def test_keys_under_a_larger_block_get_their_own_bar() -> None:
     sheet = blocks_mod.Region(Box(0, 1700, W, H), BlockKind.TAB_BAR, "tabs")
     screen = build_screen(px, keys, [sheet])
     bars = {b.id: b.kind for b in screen.blocks}
-    assert all(bars[e.block_id] is BlockKind.NAVIGATION_BAR for e in screen.elements)
+    assert all(
+        e.block_id is not None and bars[e.block_id] is BlockKind.NAVIGATION_BAR
+        for e in screen.elements
+    )

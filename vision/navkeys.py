@@ -96,7 +96,7 @@ def _points_left(mask: np.ndarray) -> bool:
     q = max(1, len(spans) // 4)
     if spans[:q].mean() > 0.5 * spans[-q:].mean():
         return False
-    rows = mask.any(axis=1).nonzero()[0]
+    rows = np.flatnonzero(mask.any(axis=1))
     return bool(abs((rows[0] + rows[-1]) / 2 - (mask.shape[0] - 1) / 2) <= 0.1 * mask.shape[0])
 
 
