@@ -48,3 +48,25 @@ def test_no_ink_keeps_the_answer() -> None:
     px = np.full((300, 300, 3), 230, np.uint8)
     assert mirror_match(px, BOX) is None
     assert checked_answer(px, BOX, "close") == "close"
+
+
+def _square(colour: tuple[int, int, int], side: int, tab: bool = False) -> np.ndarray:
+    """A 1080-wide page with one solid square at (300, 300), a folder's tab on it."""
+    img = Image.new("RGB", (1080, 1600), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.rectangle((300, 300, 300 + side - 1, 300 + side - 1), fill=colour)
+    if tab:  # a folder: wider than tall, a tab on its top left
+        img = Image.new("RGB", (1080, 1600), (250, 250, 250))
+        d = ImageDraw.Draw(img)
+        d.rectangle((300, 310, 300 + round(side * 1.25) - 1, 300 + side - 1), fill=colour)
+        d.rectangle((300, 300, 300 + side // 2, 312), fill=colour)
+    return np.asarray(img)
+
+
+def test_a_neutral_square_stays_stop_and_a_swatch_or_folder_does_not() -> None:
+    box = Box(290, 290, 360, 360)
+    assert checked_answer(_square((60, 60, 60), 40), box, "stop") == "stop"  # a glyph
+    assert checked_answer(_square((220, 40, 40), 30), box, "stop") == "stop"  # small red
+    assert checked_answer(_square((30, 90, 200), 64), box, "stop") == ""  # a 24 dp swatch
+    wide = Box(290, 290, 390, 360)
+    assert checked_answer(_square((110, 110, 110), 40, tab=True), wide, "stop") == ""

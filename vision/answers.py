@@ -1,15 +1,25 @@
 """The icon model's answer checked against the drawing, where its glyph has a fixed shape.
 
 The model reads a 32 px crop and, for a glyph it never learnt, answers the nearest one
-it knows, at times above its threshold. One such mistake repeats on every row of some
-apps: NetGuard's "mobile data blocked" glyph (a filled signal triangle crossed by a
-slash) reads as ``close`` (0.97-0.997), 64 times on its 30 screenshots. A close glyph
-("×", alone, in a ring or cut out of a disc) is the same drawn mirrored left to right;
-that triangle is not. So a ``close`` answer stands only where the ink of the box
-(:func:`vision.image.glyph_ink`) matches its mirror image at :data:`MIRROR` or more
-(intersection over union): real close glyphs of the harvest's train apps and of the 85
-real screenshots score 0.68-1.0, NetGuard's triangle 0.22-0.48 (its dark themes' dim
-glyph read at :data:`FAINT_CONTRAST`). A box with no ink even then keeps the answer.
+it knows, at times above its threshold. Two such answers are checked:
+
+- ``close``. NetGuard's "mobile data blocked" glyph (a filled signal triangle crossed by
+  a slash) reads as ``close`` (0.97-0.997) on every app row, 64 times on its 30
+  screenshots. A close glyph ("×", alone, in a ring or cut out of a disc) is the same
+  drawn mirrored left to right; that triangle is not. So ``close`` stands only where
+  the ink of the box (:func:`vision.image.glyph_ink`) matches its mirror image at
+  :data:`MIRROR` or more (intersection over union): real close glyphs of the harvest's
+  train apps and of the 85 real screenshots score 0.68-1.0, NetGuard's triangle
+  0.22-0.48 (its dark themes' dim glyph read at :data:`FAINT_CONTRAST`).
+- ``stop``. A stop glyph is one solid square (Material's "stop": its ink fills
+  :data:`SQUARE_FILL` of its own box, sides within :data:`SQUARE_ASPECT`). The model
+  also says ``stop`` for a folder (Markor's: a square with a tab, fill 0.92, 1.22 as
+  wide as tall) and for a calendar's colour swatches (EtarCalendar's: solid squares of a
+  saturated colour, 23-26 dp); a square whose colour is saturated (the median of its
+  pixels' max - min of R, G, B over :data:`SATURATED`) and at least :data:`SWATCH_DP`
+  across is a swatch.
+
+A box with no ink keeps the answer.
 
     >>> label = checked_answer(pixels, box, "close")   # doctest: +SKIP
 """
@@ -19,8 +29,17 @@ from __future__ import annotations
 import numpy as np
 
 from screenpilot.model import Box
-from screenpilot.vision.image import GLYPH_CONTRAST, RGB, glyph_ink
+from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.image import GLYPH_CONTRAST, GLYPH_MARGIN, RGB, glyph_ink
 
+#: A stop glyph's ink fills at least this share of its own box, ...
+SQUARE_FILL = 0.95
+#: ... whose width over height lies in this range.
+SQUARE_ASPECT = (0.85, 1.18)
+#: A square this saturated (median max - min of R, G, B) ...
+SATURATED = 90
+#: ... and at least this many dp across is a colour swatch.
+SWATCH_DP = 20
 #: A close glyph matches its left-right mirror image at least this well (IoU of ink).
 MIRROR = 0.57
 #: Ink for the check is what differs from the page by the glyph rules' contrast or,
@@ -43,6 +62,26 @@ def mirror_match(pixels: RGB, box: Box) -> float | None:
     return float((shape & mirrored).sum() / max(1, (shape | mirrored).sum()))
 
 
+def is_stop_square(pixels: RGB, box: Box) -> bool | None:
+    """Whether the ink of ``box`` is a stop glyph (the module docstring), ``None`` where
+    it has no ink."""
+    parts = glyph_ink(pixels, box)
+    ink = parts.labels > 0
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if not len(rows):
+        return None
+    shape = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    h, w = shape.shape
+    if float(shape.mean()) < SQUARE_FILL or not SQUARE_ASPECT[0] <= w / h <= SQUARE_ASPECT[1]:
+        return False
+    pad = max(2, round(GLYPH_MARGIN * max(box.width, box.height)))
+    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
+    colours = pixels[y1 : box.y2 + pad, x1 : box.x2 + pad][ink].astype(np.int16)
+    saturation = float(np.median(colours.max(axis=1) - colours.min(axis=1)))
+    wide = max(h, w) >= SWATCH_DP * dp_size(pixels.shape[1], pixels.shape[0])
+    return not (saturation > SATURATED and wide)
+
+
 def checked_answer(pixels: RGB, box: Box, label: str) -> str:
     """``label``, the model's answer for the crop ``box`` of ``pixels``, or "" where the
     drawing cannot be that glyph (the module docstring)."""
@@ -50,4 +89,6 @@ def checked_answer(pixels: RGB, box: Box, label: str) -> str:
         match = mirror_match(pixels, box)
         if match is not None and match < MIRROR:
             return ""
+    if label == "stop" and is_stop_square(pixels, box) is False:
+        return ""
     return label
