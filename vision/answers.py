@@ -30,7 +30,7 @@ import numpy as np
 
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import GLYPH_CONTRAST, GLYPH_MARGIN, RGB, glyph_ink
+from screenpilot.vision.image import GLYPH_CONTRAST, RGB, glyph_ink, glyph_window
 
 #: A stop glyph's ink fills at least this share of its own box, ...
 SQUARE_FILL = 0.95
@@ -51,13 +51,11 @@ def mirror_match(pixels: RGB, box: Box) -> float | None:
     """How well the ink of ``box`` matches its left-right mirror image (intersection over
     union of the ink cut to its own box), or ``None`` where it has no ink, even faint."""
     for contrast in (GLYPH_CONTRAST, FAINT_CONTRAST):
-        ink = glyph_ink(pixels, box, contrast=contrast).labels > 0
-        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-        if len(rows):
+        shape = glyph_ink(pixels, box, contrast=contrast).cut()
+        if shape is not None:
             break
     else:
         return None
-    shape = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
     mirrored = shape[:, ::-1]
     return float((shape & mirrored).sum() / max(1, (shape | mirrored).sum()))
 
@@ -66,17 +64,14 @@ def is_stop_square(pixels: RGB, box: Box) -> bool | None:
     """Whether the ink of ``box`` is a stop glyph (the module docstring), ``None`` where
     it has no ink."""
     parts = glyph_ink(pixels, box)
-    ink = parts.labels > 0
-    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if not len(rows):
+    shape = parts.cut()
+    if shape is None:
         return None
-    shape = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
     h, w = shape.shape
     if float(shape.mean()) < SQUARE_FILL or not SQUARE_ASPECT[0] <= w / h <= SQUARE_ASPECT[1]:
         return False
-    pad = max(2, round(GLYPH_MARGIN * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    colours = pixels[y1 : box.y2 + pad, x1 : box.x2 + pad][ink].astype(np.int16)
+    window, _, _ = glyph_window(pixels, box)
+    colours = window[parts.labels > 0].astype(np.int16)
     saturation = float(np.median(colours.max(axis=1) - colours.min(axis=1)))
     wide = max(h, w) >= SWATCH_DP * dp_size(pixels.shape[1], pixels.shape[0])
     return not (saturation > SATURATED and wide)

@@ -27,7 +27,7 @@ import numpy as np
 from screenpilot.model import Box
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
-from screenpilot.vision.image import GLYPH_CONTRAST, RGB, border_colour, grey_u8
+from screenpilot.vision.image import GLYPH_CONTRAST, RGB, border_colour, glyph_window, grey_u8
 
 #: A box is tight when its ink comes this close to each of its edges (a share of the side).
 TIGHT = 0.06
@@ -58,9 +58,7 @@ def model_box(pixels: RGB, box: Box) -> Box:
         return box
     if max(box.width, box.height) > MAX_SIDE * short_side(w, h):
         return box
-    pad = max(2, round(PAD * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    around = pixels[y1 : box.y2 + pad, x1 : box.x2 + pad]
+    around, x1, y1 = glyph_window(pixels, box, PAD)
     grey = grey_u8(around)
     ink = np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= GLYPH_CONTRAST
     inside = np.zeros(ink.shape, bool)
@@ -79,7 +77,7 @@ def model_box(pixels: RGB, box: Box) -> Box:
         return box
     if ink_colours(around[mine]) > MAX_COLOURS:
         return box
-    return Box.of(x1, y1, min(w, box.x2 + pad), min(h, box.y2 + pad))
+    return Box.of(x1, y1, x1 + around.shape[1], y1 + around.shape[0])
 
 
 def ink_colours(ink: np.ndarray) -> int:

@@ -317,6 +317,17 @@ GLYPH_MARGIN = 0.2
 GLYPH_CONTRAST = 40
 
 
+def glyph_window(
+    pixels: npt.NDArray[Any], box: Any, margin: float = GLYPH_MARGIN
+) -> tuple[npt.NDArray[Any], int, int]:
+    """``box`` (a ``Box``) on ``pixels`` with ``margin`` of its longer side round it (at
+    least 2 px, clipped to the image), and the window's left and top edges on
+    ``pixels``: what the glyph rules look at."""
+    pad = max(2, round(margin * max(box.width, box.height)))
+    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
+    return pixels[y1 : box.y2 + pad, x1 : box.x2 + pad], x1, y1
+
+
 def _ink_and_grey(
     pixels: npt.NDArray[Any], box: Any, margin: float, contrast: int
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
@@ -331,9 +342,8 @@ def _ink_and_grey(
     (a toolbar's bottom line or a divider through the box)."""
     import cv2
 
-    pad = max(2, round(margin * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    grey = grey_u8(pixels[y1 : box.y2 + pad, x1 : box.x2 + pad])
+    window, x1, y1 = glyph_window(pixels, box, margin)
+    grey = grey_u8(window)
     ink = np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= contrast
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     inside = np.unique(labels[box.y1 - y1 : box.y2 - y1, box.x1 - x1 : box.x2 - x1])
@@ -359,6 +369,14 @@ class InkParts:
     def count(self) -> int:
         """Parts, the page included."""
         return len(self.stats)
+
+    def cut(self) -> npt.NDArray[np.bool_] | None:
+        """All the ink as a mask cut to its own box; None with no ink."""
+        ink = self.labels > 0
+        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+        if not len(rows):
+            return None
+        return np.asarray(ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1])
 
     def alone(self, other_ink: float) -> npt.NDArray[np.bool_] | None:
         """The largest part as a mask cut to its own box, when the other parts together
