@@ -339,3 +339,35 @@ def test_describe_answers_name_a_glyph_by_its_rule_before_the_model(tmp_path: Pa
     assert said[0] == ("menu", True)  # the bars rule, whatever the model says
     label, printed = said[1]
     assert label in IconLabeller(MODELS / "icons.onnx").labels and isinstance(printed, bool)
+
+
+@pytest.mark.skipif(not (MODELS / "icons.onnx").is_file(), reason="no shipped icon model")
+def test_eval_icons_scores_describe_on_the_droidbot_crops(tmp_path: Path) -> None:
+    """A DroidBot crop keeps its screenshot and box, so ``eval icons`` scores describe's
+    labelling of it (``real_describe_*``) beside the model's (``real_top1``)."""
+    from screenpilot.datasets.icons import droidbot_icon_crops
+    from screenpilot.training.icons.measure import measure_labeller
+    from screenpilot.vision.icons import IconLabeller
+
+    page = Image.new("RGB", (1080, 1920), (250, 250, 250))
+    draw = ImageDraw.Draw(page)
+    for k in range(3):  # the drawer's three bars
+        draw.rectangle((100, 100 + 16 * k, 159, 105 + 16 * k), fill=(40, 40, 40))
+    page.save(tmp_path / "screen_1.png")
+    view = {
+        "class": "android.widget.ImageButton",
+        "content_description": "Open navigation drawer",
+        "bounds": [[90, 90], [170, 160]],
+        "visible": True,
+    }
+    state = {"width": 1080, "height": 1920, "views": [view]}
+    (tmp_path / "state_1.json").write_text(json.dumps(state), encoding="utf-8")
+    report = droidbot_icon_crops(tmp_path)
+    (crop,) = report.crops
+    assert crop.label == "menu" and crop.box == (90, 90, 170, 160)
+    assert crop.screen == str(tmp_path / "screen_1.png")
+    scores = measure_labeller(IconLabeller(MODELS / "icons.onnx"), report, batch=4)
+    assert scores["real_describe_top1"] == 1.0  # the bars rule names it
+    assert scores["real_describe_printed"] == 1.0
+    assert scores["real_describe_precision_printed"] == 1.0
+    assert 0.0 <= float(scores["real_top1"]) <= 1.0

@@ -23,6 +23,9 @@ class RealCrop:
     label: str
     source: str
     view_class: str
+    #: the screenshot's path and the box cut from it (x1, y1, x2, y2 in its pixels)
+    screen: str = ""
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass
@@ -104,6 +107,8 @@ def _crops_of_screen(
                 label=label,
                 source=screen.name,
                 view_class=str(view.get("class", "")).rsplit(".", 1)[-1],
+                screen=str(screen),
+                box=box,
             )
         )
 

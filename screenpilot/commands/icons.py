@@ -344,9 +344,9 @@ def eval_icons_cmd(
 ) -> None:
     """Top-1/top-3 on real icons (ImageButton/ImageView crops with a content description
     in DroidBot logs: ``real_*``; crops of the held-out apps of a ``dataset harvest``
-    output, labelled by the description table: ``heldout_real_*``, and what describe's
-    labelling, the glyph rules before the model, makes of their boxes:
-    ``heldout_real_describe_*``), on rendered crops
+    output, labelled by the description table: ``heldout_real_*``; for both, what
+    describe's labelling, the glyph rules before the model, makes of their boxes on their
+    screens: ``real_describe_*``, ``heldout_real_describe_*``), on rendered crops
     of the held-out icon family (``held_out_*``), and the labeller's latency per crop,
     batched."""
     from screenpilot.datasets.icons import droidbot_icon_crops

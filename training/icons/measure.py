@@ -5,8 +5,9 @@ labeller."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from screenpilot.datasets.icons import RealCrop, RealCropReport
 
@@ -15,6 +16,17 @@ if TYPE_CHECKING:
 
     from screenpilot.datasets.real_icons import RealIcon
     from screenpilot.vision.icons import IconLabeller, IconResult
+
+
+class OnScreen(Protocol):
+    """A labelled icon's box on its screenshot (``RealIcon``, ``RealCrop``)."""
+
+    @property
+    def screen(self) -> str: ...
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
+    @property
+    def view_class(self) -> str: ...
 
 
 def measure_labeller(
@@ -34,6 +46,7 @@ def measure_labeller(
     crops = [c.image for c in report.crops]
     results = labeller.label(crops, top=3)
     scores = score_real(report.crops, results)
+    scores.update(describe_scores("real", labeller, report.crops))
     if dump:
         dump_crops(dump, report.crops, results)
     latency = latency_ms(labeller, crops, batch) if crops else 0.0
@@ -108,8 +121,6 @@ def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
     top1 = sum(r.top[0][0] == i.label for i, r in zip(icons, results, strict=True))
     top3 = sum(i.label in [name for name, _ in r.top] for i, r in zip(icons, results, strict=True))
     accepted, precision = answered([i.label or "" for i in icons], results)
-    said = describe_answers(labeller, icons)
-    printed = [(i.label, label) for i, (label, shown) in zip(icons, said, strict=True) if shown]
     return {
         "heldout_real_crops": n,
         "heldout_real_apps": len({i.app for i in icons}),
@@ -117,18 +128,32 @@ def score_harvest(labeller: IconLabeller, folder: Path) -> dict[str, object]:
         "heldout_real_top3": _share(top3, n),
         "heldout_real_accepted": accepted,
         "heldout_real_precision_accepted": precision,
-        "heldout_real_describe_top1": _share(
-            sum(i.label == label for i, (label, _) in zip(icons, said, strict=True)), n
-        ),
-        "heldout_real_describe_printed": _share(len(printed), n),
-        "heldout_real_describe_precision_printed": _share(
-            sum(truth == label for truth, label in printed), len(printed)
-        ),
+        **describe_scores("heldout_real", labeller, icons),
         "heldout_real_unlabelled_crops": report.how["excluded"] + report.how["unmapped"],
     }
 
 
-def describe_answers(labeller: IconLabeller, icons: list[RealIcon]) -> list[tuple[str, bool]]:
+def describe_scores(
+    prefix: str, labeller: IconLabeller, icons: Sequence[RealCrop] | Sequence[RealIcon]
+) -> dict[str, float]:
+    """How describe's labelling (:func:`describe_answers`) scores on labelled icons:
+    ``PREFIX_describe_top1`` (its label, printed or not, is the truth), ``_printed`` (the
+    share it prints) and ``_precision_printed`` (the share of those that are right)."""
+    said = describe_answers(labeller, icons)
+    truths = [i.label for i in icons]
+    printed = [(t, label) for t, (label, shown) in zip(truths, said, strict=True) if shown]
+    return {
+        f"{prefix}_describe_top1": _share(
+            sum(t == label for t, (label, _) in zip(truths, said, strict=True)), len(icons)
+        ),
+        f"{prefix}_describe_printed": _share(len(printed), len(icons)),
+        f"{prefix}_describe_precision_printed": _share(
+            sum(t == label for t, label in printed), len(printed)
+        ),
+    }
+
+
+def describe_answers(labeller: IconLabeller, icons: Sequence[OnScreen]) -> list[tuple[str, bool]]:
     """What describe's labelling makes of each icon's box on its screen, as ``(label,
     printed)``: the label of the glyph rules (``vision.glyphrules``: three bars, dots,
     thin crosses, chevrons; printed), else the model's top-1 on the part of the box
