@@ -76,3 +76,17 @@ def test_real_toolbar_plus_is_add() -> None:
     plus = [e for e in screen.elements if e.kind is ElementKind.BUTTON and e.box.x1 > 900]
     assert [(e.text, e.icon_label) for e in plus] == [("", "add")]  # read "+" before
     assert "button '+'" not in screen.describe()
+
+
+def test_a_picture_larger_than_an_icon_is_not_given_to_the_model() -> None:
+    """The model learnt icons up to 80 dp: a thumbnail or a photo keeps no icon label."""
+    px = np.full((2400, 1080, 3), 250, np.uint8)
+    els = [
+        Element(id=1, kind=ElementKind.IMAGE, box=Box(40, 300, 500, 560)),  # 260 px tall
+        Element(id=2, kind=ElementKind.ICON, box=Box(900, 300, 1000, 400)),  # 100 px
+        Element(id=3, kind=ElementKind.IMAGE, box=Box(40, 700, 256, 916)),  # 216 = 0.2 x 1080
+    ]
+    labeller = _Labeller(["group", "share"])
+    out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
+    assert labeller.seen == 2
+    assert [e.icon_label for e in out] == ["", "group", "share"]

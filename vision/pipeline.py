@@ -165,6 +165,11 @@ class Observations:
 
 # --------------------------------------------------------------------------- stages
 
+#: The icon model reads a picture only when its short side is at most this share of
+#: the screen's short side (82 dp of a 411 dp phone): it learnt icons of 16-48 dp drawn
+#: and 10-80 dp cut from real screens, and names a video's thumbnail as if it were one.
+ICON_MAX_SHORT = 0.2
+
 #: Widgets inside which the blob finder looks for icons (a field's leading and
 #: trailing icons, a drop-down's check or arrow); not buttons (their glyph is theirs).
 INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
@@ -511,12 +516,14 @@ def _label_icons(
     if labeller is None:
         reports["icons"] = StageReport("icons", "unavailable", note=note)
         return out
-    largest = MAX_SIDE * short_side(pixels.shape[1], pixels.shape[0])
+    short = short_side(pixels.shape[1], pixels.shape[0])
+    largest = MAX_SIDE * short
     todo = [
         i
         for i, e in enumerate(out)
         if not e.icon_label
         and e.kind in group.PICTURES
+        and min(e.box.width, e.box.height) <= ICON_MAX_SHORT * short
         and (not e.text or (glyph_read(e.text) and max(e.box.width, e.box.height) <= largest))
     ]
     boxes = [model_view(pixels, out[i].box) for i in todo]
