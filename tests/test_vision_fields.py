@@ -181,3 +181,24 @@ def test_no_faint_field_when_something_else_lies_between_the_line_and_an_underli
     line = _faint_field(pixels)
     pixels[FIELD.y2 : FIELD.y2 + 3, FIELD.x1 : FIELD.x2] = BG - 4  # no underline at all
     assert _underlined_fill(pixels[..., 0].astype(np.float32), line) is None
+
+
+def test_a_row_holding_two_controls_is_no_field() -> None:
+    """A list row tinted and underlined like a filled field, its title at the left and a
+    row of check cells to the right (LoopHabits' habits), is a row; one trailing button
+    in a field keeps it a field."""
+    from screenpilot.vision.fields import found_fields
+
+    pixels = _screen()
+    x1, y1, x2, y2 = FIELD.as_tuple()
+    pixels[y1:y2, x1:x2] = BG - 8
+    pixels[y2 : y2 + 3, x1:x2] = 90
+    _text(pixels, HINT)
+    hint = Element(1, ElementKind.TEXT, HINT, text="Track time")
+    cells = [
+        Element(2 + k, ElementKind.BUTTON, Box(x, 320, x + 90, 410), clickable=True)
+        for k, x in enumerate((700, 900))
+    ]
+    assert found_fields(pixels, [hint], cells, {}) == []
+    (field,) = found_fields(pixels, [hint], cells[1:], {})
+    assert field.kind is ElementKind.EDIT_TEXT and field.box.iou(FIELD) >= 0.8

@@ -72,6 +72,20 @@ FILL_TINT = 3.0
 UNDERLINE_THICK = 4
 #: The confidence given to a field found from the pixels.
 FOUND_CONFIDENCE = 0.5
+#: Controls a found field's shape may not hold two of (their centres inside it): a
+#: field holds its text and at most an icon or one button; a list row holds a row of
+#: check cells (LoopHabits' habit rows).
+CONTROLS = frozenset(
+    {
+        ElementKind.BUTTON,
+        ElementKind.CHECK_BOX,
+        ElementKind.SWITCH,
+        ElementKind.RADIO_GROUP,
+        ElementKind.SPINNER,
+        ElementKind.SEEK_BAR,
+        ElementKind.EDIT_TEXT,
+    }
+)
 
 
 def _text_mask(shape: tuple[int, int], lines: Sequence[Box]) -> np.ndarray:
@@ -214,7 +228,8 @@ def found_fields(
     :mod:`screenpilot.vision.targets` finds it) is a field when it is wide
     (``FOUND_WIDTH``), a few lines tall (``FOUND_HEIGHT``), holds that line alone at
     its left (within ``FOUND_LEFT``, and nearer the left edge than half its gap to
-    the right one: a button's label is centred), overlaps no widget, stands on the page
+    the right one: a button's label is centred), overlaps no widget and holds at most
+    one control (``CONTROLS``), stands on the page
     (the page's grey left and right of it too: not a list row between dividers and
     coloured columns; one page above and below: not a dialog's title), and has a
     line along its bottom edge: outlined or underlined (a filled shape alone is as
@@ -230,6 +245,8 @@ def found_fields(
         if len(_lines_in(shape, lines)) != 1:
             continue
         if any(shape.iou(w.box) >= 0.3 or _holds(w.box, shape) for w in widgets):
+            continue
+        if sum(w.kind in CONTROLS and shape.contains(*w.box.center) for w in widgets) >= 2:
             continue
         candidates.append(shape)
     if not candidates:
