@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -138,3 +140,33 @@ def test_keys_under_a_larger_block_get_their_own_bar() -> None:
         e.block_id is not None and bars[e.block_id] is BlockKind.NAVIGATION_BAR
         for e in screen.elements
     )
+
+
+@pytest.mark.parametrize("outline", [False, True])
+def test_keys_inside_the_detected_bar_are_found_from_its_pixels(outline: bool) -> None:
+    """The detector's navigation bar hides its keys from the icon finder: they are found
+    in it as ink off the bar's colour, and named."""
+    from screenpilot.vision.navkeys import keys_of_bar
+
+    xs = (328, 540, 750)
+    px = _keys(outline=outline, xs=xs)
+    bar = Box(0, H - 126, W, H)
+    found = keys_of_bar(px, bar, [])
+    assert sorted((e.icon_label, e.box.center[0] // 10) for e in found) == [
+        (BACK, 32),
+        (HOME, 54),
+        (RECENTS, 75),
+    ]
+    assert all(e.kind is ElementKind.ICON and e.clickable for e in found)
+    on_a_key = Element(id=1, kind=ElementKind.TEXT, box=Box(520, CY - 15, 560, CY + 15), text="o")
+    assert keys_of_bar(px, bar, [on_a_key]) == []  # something read there already
+    named = [dataclasses.replace(found[0], id=1)]
+    assert keys_of_bar(px, bar, named) == []  # the keys are elements already
+
+
+def test_no_keys_in_a_bar_without_the_home_circle() -> None:
+    from screenpilot.vision.navkeys import keys_of_bar
+
+    px = _keys(xs=(328, 540, 750)).copy()
+    px[CY - S - 2 : CY + S + 3, 540 - S - 2 : 540 + S + 3] = BAR  # the home key wiped out
+    assert keys_of_bar(px, Box(0, H - 126, W, H), []) == []

@@ -11,7 +11,9 @@ of a key's size (:data:`MAX_KEY`) whose middle lies in the screen's bottom
 (:func:`key_shape`); the keys are named when the home circle is at the middle of the
 screen and at least one other key sits on its row, within :data:`REACH` of it (of
 two of one shape, the nearer: the keyboard switcher beside the keys is no recents
-key). The names are those the simulator's own ground truth gives its keys.
+key). The names are those the simulator's own ground truth gives its keys. Inside a
+navigation bar the detector found, where the icon finder does not look, the keys are
+found from the bar's pixels (:func:`keys_of_bar`) and kept only when named so.
 
     >>> elements = name_nav_keys(pixels, elements)   # doctest: +SKIP
 """
@@ -160,6 +162,52 @@ def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
             elements[i], kind=ElementKind.ICON, icon_label=shapes[i], checked=None, clickable=True
         )
     return out
+
+
+#: A key's pixels differ from the bar's commonest colour by this much (the largest
+#: channel difference): LoopHabits' grey keys on its dark grey bar by ~100.
+BAR_CONTRAST = 40
+#: A key drawn is at least this many dp each way.
+MIN_KEY = 6
+
+
+def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Element]:
+    """The navigation bar's keys drawn inside ``bar`` (the detector's navigation bar,
+    where no icon is looked for), found from its pixels: parts of ink off the bar's
+    commonest colour, of a key's size, each judged by its outline; kept only when they
+    make a key row as :func:`name_nav_keys` names one (the home circle at the middle).
+    Returns the named keys as new icons (id 0), none when ``elements`` has a key already
+    or a box of ``elements`` lies on one."""
+    import cv2
+
+    if any(e.icon_label in NAMES and bar.contains(*e.box.center) for e in elements):
+        return []
+    h, w = pixels.shape[:2]
+    x1, y1, x2, y2 = max(0, bar.x1), max(0, bar.y1), min(w, bar.x2), min(h, bar.y2)
+    crop = pixels[y1:y2, x1:x2].astype(np.int16)
+    if crop.size == 0:
+        return []
+    colours, counts = np.unique(crop.reshape(-1, 3), axis=0, return_counts=True)
+    ground = colours[int(np.argmax(counts))]
+    mask = (np.abs(crop - ground).max(axis=2) > BAR_CONTRAST).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    dp = dp_size(w, h)
+    small, large = MIN_KEY * dp, MAX_KEY * dp
+    found: list[Element] = []
+    for x, y, bw, bh, _area in stats[1:count]:
+        if not (small <= bw <= large and small <= bh <= large):
+            continue
+        pad = max(2, round(0.25 * max(bw, bh)))
+        box = Box.of(
+            max(0, x1 + x - pad),
+            max(0, y1 + y - pad),
+            min(w, x1 + x + bw + pad),
+            min(h, y1 + y + bh + pad),
+        )
+        if any(e.box.intersection(box) > 0.1 * box.area for e in elements):
+            return []
+        found.append(Element(0, ElementKind.ICON, box, clickable=True, confidence=0.5))
+    return [e for e in name_nav_keys(pixels, found) if e.icon_label]
 
 
 def is_key_row(row: Sequence[Element]) -> bool:

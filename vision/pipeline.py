@@ -67,6 +67,7 @@ from screenpilot.vision.monograms import (
     settle_title_glyphs,
     title_glyphs,
 )
+from screenpilot.vision.navkeys import keys_of_bar
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
@@ -417,6 +418,8 @@ def assemble(
             texts = trim_dots(texts, blobs)
             numbers, blobs = read_glyphs(pixels, blobs, reader)  # a lone "1" the OCR missed
             texts, widgets = texts + numbers, widgets + blobs
+            for bar in (r.box for r in bar_regions if r.kind is BlockKind.NAVIGATION_BAR):
+                widgets += keys_of_bar(pixels, bar, [*texts, *widgets])  # no blob looked there
             widgets = star_rows(pixels, widgets)  # a row of star blobs is a rating bar
             # glyphs drawn over every picture of a grid (a photo picker's badges)
             pictures = [e.box for e in widgets if e.kind is ElementKind.IMAGE]
