@@ -202,3 +202,24 @@ def test_a_row_holding_two_controls_is_no_field() -> None:
     assert found_fields(pixels, [hint], cells, {}) == []
     (field,) = found_fields(pixels, [hint], cells[1:], {})
     assert field.kind is ElementKind.EDIT_TEXT and field.box.iou(FIELD) >= 0.8
+
+
+def test_a_card_with_a_shadow_under_it_is_no_field() -> None:
+    """A white card on a grey page holding one line at its left, its bottom edge a
+    shadow fading into the page (TrackerControl's tip), is no field; the same card with
+    a solid line under it is an underlined field."""
+    from screenpilot.vision.fields import found_fields
+
+    def card(under: list[int]) -> list[Element]:
+        pixels = np.full((H, W, 3), 245, np.uint8)
+        x1, y1, x2, y2 = FIELD.as_tuple()
+        pixels[y1:y2, x1:x2] = 255
+        for k, grey in enumerate(under):
+            pixels[y2 + k, x1:x2] = grey
+        _text(pixels, HINT)
+        hint = Element(1, ElementKind.TEXT, HINT, text="Tip: disable if it fails")
+        return found_fields(pixels, [hint], [], {HINT: FIELD})
+
+    assert card([204, 220, 229, 237, 242]) == []  # a shadow fading over five rows
+    (field,) = card([120, 120])  # a solid underline
+    assert field.box == FIELD

@@ -33,6 +33,7 @@ to 0.93 (precision 0.87 -> 0.94) with v4, the shipped one (models/MODELS.md).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import cv2
@@ -70,6 +71,12 @@ FILL_TINT = 3.0
 #: An underline is thin: the rows under it change back within this many pixels (or
 #: 0.12 of the line's height), where a shadow under a panel fades slowly.
 UNDERLINE_THICK = 4
+#: A card's shadow under a found shape (``_shadow_under``): looked at to this many
+#: pixels under its edge; it fades over ``SHADOW_ROWS`` rows at least, each keeping at
+#: least ``SHADOW_FADE`` of the last one's difference from the page.
+SHADOW_REACH = 12
+SHADOW_ROWS = 3
+SHADOW_FADE = 0.35
 #: The confidence given to a field found from the pixels.
 FOUND_CONFIDENCE = 0.5
 #: Controls a found field's shape may not hold two of (their centres inside it): a
@@ -229,11 +236,11 @@ def found_fields(
     (``FOUND_WIDTH``), a few lines tall (``FOUND_HEIGHT``), holds that line alone at
     its left (within ``FOUND_LEFT``, and nearer the left edge than half its gap to
     the right one: a button's label is centred), overlaps no widget and holds at most
-    one control (``CONTROLS``), stands on the page
-    (the page's grey left and right of it too: not a list row between dividers and
-    coloured columns; one page above and below: not a dialog's title), and has a
-    line along its bottom edge: outlined or underlined (a filled shape alone is as
-    often a chip or a selected row). Returns the new ``edit_text`` elements."""
+    one control (``CONTROLS``), stands on the page (the page's grey left and right of
+    it too: not a list row between dividers and coloured columns; one page above and
+    below: not a dialog's title), and has a line along its bottom edge that is not a
+    card's fading shadow: outlined or underlined (a filled shape alone is as often a
+    chip or a selected row). Returns the new ``edit_text`` elements."""
     w_img = pixels.shape[1]
     lines = [t.box for t in texts]
     candidates: list[Box] = []
@@ -261,9 +268,33 @@ def found_fields(
         page = _page(grey, inner)
         if ref is None or page is None or not _on_page(grey, inner, page):
             continue
-        if _edge_line(grey, inner, mask, [ref, page], (EDGE_REACH, EDGE_REACH), top=False):
+        if _edge_line(
+            grey, inner, mask, [ref, page], (EDGE_REACH, EDGE_REACH), top=False
+        ) and not _shadow_under(grey, inner):
             out.append(Element(0, ElementKind.EDIT_TEXT, shape, confidence=FOUND_CONFIDENCE))
     return out
+
+
+def _shadow_under(gray: np.ndarray, box: Box) -> bool:
+    """Whether ``box``'s bottom edge is a card's shadow, not a line: down its middle
+    columns (median grey by row, from ``EDGE_REACH`` inside the edge to ``SHADOW_REACH``
+    under it) the row that differs most from the page under it is followed by
+    ``SHADOW_ROWS`` rows each nearer the page than the one before, by less than
+    ``SHADOW_FADE`` of the step (TrackerControl's tip card: 209, 225, 234, 242 on a
+    250 page). An underline or an outline is a solid line, its rows alike and the page
+    right after it."""
+    h_img = gray.shape[0]
+    x1, x2 = box.x1 + int(0.1 * box.width), box.x2 - int(0.1 * box.width)
+    y1, y2 = max(0, box.y2 - EDGE_REACH), min(h_img, box.y2 + SHADOW_REACH)
+    if x2 - x1 < 4 or y2 - y1 < SHADOW_ROWS + 2:
+        return False
+    profile = np.median(gray[y1:y2, x1:x2], axis=1)
+    off = np.abs(profile - profile[-1])
+    k = int(np.argmax(off))
+    steps = off[k : k + SHADOW_ROWS + 1]
+    if len(steps) < SHADOW_ROWS + 1 or steps[-1] < 2:
+        return False
+    return all(SHADOW_FADE * a <= b < a for a, b in itertools.pairwise(steps))
 
 
 def _underlined_fill(gray: np.ndarray, line: Box) -> Box | None:

@@ -169,6 +169,9 @@ def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
 BAR_CONTRAST = 40
 #: A key drawn is at least this many dp each way.
 MIN_KEY = 6
+#: A key found in the bar gets a box this share of its ink's size wider each way (the
+#: simulator's truth: a 46 px box round home's 44 px circle).
+KEY_PAD = 0.1
 
 
 def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Element]:
@@ -197,7 +200,7 @@ def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Elem
     for x, y, bw, bh, _area in stats[1:count]:
         if not (small <= bw <= large and small <= bh <= large):
             continue
-        pad = max(2, round(0.25 * max(bw, bh)))
+        pad = max(2, round(KEY_PAD * max(bw, bh)))
         box = Box.of(
             max(0, x1 + x - pad),
             max(0, y1 + y - pad),
