@@ -70,3 +70,44 @@ def test_a_neutral_square_stays_stop_and_a_swatch_or_folder_does_not() -> None:
     assert checked_answer(_square((30, 90, 200), 64), box, "stop") == ""  # a 24 dp swatch
     wide = Box(290, 290, 390, 360)
     assert checked_answer(_square((110, 110, 110), 40, tab=True), wide, "stop") == ""
+
+
+def _ring_page(draw: str) -> np.ndarray:
+    img = Image.new("RGB", (300, 300), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    if draw == "score ring":  # LoopHabits: a blue arc over a pale grey track
+        d.ellipse((105, 105, 155, 155), outline=(231, 231, 231), width=9)
+        d.arc((105, 105, 155, 155), start=-90, end=150, fill=(25, 118, 210), width=9)
+    elif draw == "power":  # a ring open at the top, a bar down to its middle
+        d.arc((105, 105, 155, 155), start=-60, end=240, fill=(40, 40, 40), width=6)
+        d.line((130, 98, 130, 130), fill=(40, 40, 40), width=6)
+    elif draw == "sun":  # a disc in the middle, rays round it
+        d.ellipse((118, 118, 142, 142), fill=(40, 40, 40))
+        for k in range(8):
+            a = k * np.pi / 4
+            d.line(
+                (
+                    130 + 17 * np.cos(a),
+                    130 + 17 * np.sin(a),
+                    130 + 25 * np.cos(a),
+                    130 + 25 * np.sin(a),
+                ),
+                fill=(40, 40, 40),
+                width=4,
+            )
+    return np.asarray(img)
+
+
+def test_a_bare_ring_is_neither_power_nor_brightness() -> None:
+    from screenpilot.vision.answers import is_bare_ring
+
+    box = Box(95, 95, 165, 165)
+    ring = _ring_page("score ring")
+    assert is_bare_ring(ring, box)
+    assert checked_answer(ring, box, "power") == ""
+    assert checked_answer(ring, box, "brightness") == ""
+    assert checked_answer(ring, box, "sync") == "sync"  # not checked: kept
+    for draw, label in (("power", "power"), ("sun", "brightness")):
+        px = _ring_page(draw)
+        assert not is_bare_ring(px, box)
+        assert checked_answer(px, box, label) == label

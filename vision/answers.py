@@ -1,7 +1,7 @@
 """The icon model's answer checked against the drawing, where its glyph has a fixed shape.
 
 The model reads a 32 px crop and, for a glyph it never learnt, answers the nearest one
-it knows, at times above its threshold. Two such answers are checked:
+it knows, at times above its threshold. Such answers are checked:
 
 - ``close``. NetGuard's "mobile data blocked" glyph (a filled signal triangle crossed by
   a slash) reads as ``close`` (0.97-0.997) on every app row, 64 times on its 30
@@ -18,6 +18,14 @@ it knows, at times above its threshold. Two such answers are checked:
   saturated colour, 23-26 dp); a square whose colour is saturated (the median of its
   pixels' max - min of R, G, B over :data:`SATURATED`) and at least :data:`SWATCH_DP`
   across is a swatch.
+
+- ``power`` and ``brightness``. A progress ring (LoopHabits' habit scores: a coloured
+  arc over a pale track) reads as ``power``. A power glyph's bar reaches into its
+  ring's middle and a sun's disc fills it; a bare ring has nothing there. So these two
+  answers do not stand on a ring: the largest part of the ink, found at
+  :data:`RING_CONTRAST` (the pale track too), about square (:data:`SQUARE_ASPECT`),
+  with no ink within :data:`RING_HOLE` of its radius from its middle and ink all
+  round its band (:data:`RING_BAND`, :data:`RING_FULL`).
 
 A box with no ink keeps the answer.
 
@@ -45,6 +53,34 @@ MIRROR = 0.57
 #: Ink for the check is what differs from the page by the glyph rules' contrast or,
 #: where that finds none (a dark theme's dim glyph), by this many grey levels.
 FAINT_CONTRAST = 20
+
+
+#: Labels a bare ring cannot be.
+RING_WRONG = frozenset({"power", "brightness"})
+#: A ring's ink differs from the page by this many grey levels (its pale track by ~19).
+RING_CONTRAST = 12
+#: No ink within this share of the ring's radius from its middle ...
+RING_HOLE = 0.4
+#: ... and at least RING_FULL of the pixels between these shares of it inked.
+RING_BAND = (0.75, 0.92)
+RING_FULL = 0.95
+
+
+def is_bare_ring(pixels: RGB, box: Box) -> bool:
+    """Whether the largest part of the ink of ``box`` is a ring with nothing inside it
+    (the module docstring)."""
+    parts = glyph_ink(pixels, box, contrast=RING_CONTRAST)
+    if parts.count < 2:
+        return False
+    largest = 1 + int(np.argmax(parts.stats[1:, 4]))
+    x, y, w, h = (int(v) for v in parts.stats[largest, :4])
+    if min(w, h) < 8 or not SQUARE_ASPECT[0] <= w / h <= SQUARE_ASPECT[1]:
+        return False
+    ring = parts.labels[y : y + h, x : x + w] == largest
+    yy, xx = np.mgrid[0:h, 0:w]
+    reach = np.hypot(yy - (h - 1) / 2, xx - (w - 1) / 2) / ((h + w) / 4)
+    band = (reach >= RING_BAND[0]) & (reach <= RING_BAND[1])
+    return not ring[reach < RING_HOLE].any() and float(ring[band].mean()) >= RING_FULL
 
 
 def mirror_match(pixels: RGB, box: Box) -> float | None:
@@ -85,5 +121,7 @@ def checked_answer(pixels: RGB, box: Box, label: str) -> str:
         if match is not None and match < MIRROR:
             return ""
     if label == "stop" and is_stop_square(pixels, box) is False:
+        return ""
+    if label in RING_WRONG and is_bare_ring(pixels, box):
         return ""
     return label
