@@ -111,3 +111,14 @@ def test_a_bare_ring_is_neither_power_nor_brightness() -> None:
         px = _ring_page(draw)
         assert not is_bare_ring(px, box)
         assert checked_answer(px, box, label) == label
+
+
+def test_a_power_glyph_whose_bar_stands_apart_from_its_ring_keeps_its_answer() -> None:
+    """A power glyph drawn small: its ring closed but for a sliver, its bar a part of
+    its own reaching into the ring's middle."""
+    img = Image.new("RGB", (300, 300), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.arc((105, 105, 155, 155), start=-84, end=264, fill=(40, 40, 40), width=9)
+    d.line((130, 118, 130, 130), fill=(40, 40, 40), width=3)
+    px = np.asarray(img)
+    assert checked_answer(px, Box(95, 95, 165, 165), "power") == "power"

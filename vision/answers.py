@@ -24,8 +24,9 @@ it knows, at times above its threshold. Such answers are checked:
   ring's middle and a sun's disc fills it; a bare ring has nothing there. So these two
   answers do not stand on a ring: the largest part of the ink, found at
   :data:`RING_CONTRAST` (the pale track too), about square (:data:`SQUARE_ASPECT`),
-  with no ink within :data:`RING_HOLE` of its radius from its middle and ink all
-  round its band (:data:`RING_BAND`, :data:`RING_FULL`).
+  inked all round its band (:data:`RING_BAND`, :data:`RING_FULL`), with no ink of
+  any part within :data:`RING_HOLE` of its radius from its middle (a power glyph's
+  bar may be a part of its own).
 
 A box with no ink keeps the answer.
 
@@ -77,10 +78,11 @@ def is_bare_ring(pixels: RGB, box: Box) -> bool:
     if min(w, h) < 8 or not SQUARE_ASPECT[0] <= w / h <= SQUARE_ASPECT[1]:
         return False
     ring = parts.labels[y : y + h, x : x + w] == largest
+    ink = parts.labels[y : y + h, x : x + w] > 0  # a power glyph's bar is a part of its own
     yy, xx = np.mgrid[0:h, 0:w]
     reach = np.hypot(yy - (h - 1) / 2, xx - (w - 1) / 2) / ((h + w) / 4)
     band = (reach >= RING_BAND[0]) & (reach <= RING_BAND[1])
-    return not ring[reach < RING_HOLE].any() and float(ring[band].mean()) >= RING_FULL
+    return not ink[reach < RING_HOLE].any() and float(ring[band].mean()) >= RING_FULL
 
 
 def mirror_match(pixels: RGB, box: Box) -> float | None:
