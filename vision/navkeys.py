@@ -164,7 +164,7 @@ def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
     return out
 
 
-#: A key's pixels differ from the bar's commonest colour by this much (the largest
+#: A key's pixels differ from the bar's colour (its median) by this much (the largest
 #: channel difference): LoopHabits' grey keys on its dark grey bar by ~100.
 BAR_CONTRAST = 40
 #: A key drawn is at least this many dp each way.
@@ -177,7 +177,7 @@ KEY_PAD = 0.1
 def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Element]:
     """The navigation bar's keys drawn inside ``bar`` (the detector's navigation bar,
     where no icon is looked for), found from its pixels: parts of ink off the bar's
-    commonest colour, of a key's size, each judged by its outline; kept only when they
+    colour (its median), of a key's size, each judged by its outline; kept only when they
     make a key row as :func:`name_nav_keys` names one (the home circle at the middle).
     Returns the named keys as new icons (id 0), none when ``elements`` has a key already
     or a box of ``elements`` lies on one."""
@@ -187,12 +187,14 @@ def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Elem
         return []
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = max(0, bar.x1), max(0, bar.y1), min(w, bar.x2), min(h, bar.y2)
-    crop = pixels[y1:y2, x1:x2].astype(np.int16)
+    crop = np.ascontiguousarray(pixels[y1:y2, x1:x2])
     if crop.size == 0:
         return []
-    colours, counts = np.unique(crop.reshape(-1, 3), axis=0, return_counts=True)
-    ground = colours[int(np.argmax(counts))]
-    mask = (np.abs(crop - ground).max(axis=2) > BAR_CONTRAST).astype(np.uint8)
+    ground = np.median(crop[::3, ::3].reshape(-1, 3), axis=0)  # keys are a small share
+    off = [
+        cv2.absdiff(crop[..., c], np.full_like(crop[..., c], round(ground[c]))) for c in range(3)
+    ]
+    mask = (np.maximum(np.maximum(off[0], off[1]), off[2]) > BAR_CONTRAST).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     dp = dp_size(w, h)
     small, large = MIN_KEY * dp, MAX_KEY * dp
