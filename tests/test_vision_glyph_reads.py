@@ -90,3 +90,18 @@ def test_a_picture_larger_than_an_icon_is_not_given_to_the_model() -> None:
     out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
     assert labeller.seen == 2
     assert [e.icon_label for e in out] == ["", "group", "share"]
+
+
+def test_a_check_mark_read_as_a_letter_gives_way_only_to_check() -> None:
+    """OCR reads a check mark as "L" (LoopHabits' day cells): the model's `check`
+    replaces the read; any other answer leaves the letter as read."""
+    px = np.full((2400, 1080, 3), 250, np.uint8)
+    els = [
+        _button(1, Box(560, 460, 690, 590), "L"),
+        _button(2, Box(760, 460, 890, 590), "L"),  # a size picker's "L": the model says add
+        _button(3, Box(960, 460, 1070, 590), "V"),
+    ]
+    labeller = _Labeller(["check", "add", "unknown"])
+    out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
+    assert labeller.seen == 3
+    assert [(e.text, e.icon_label) for e in out] == [("", "check"), ("L", ""), ("V", "")]

@@ -35,6 +35,10 @@ MAX_SIDE = 0.2
 READS = hamburger.READS | chevrons.READS | overflow.READS | crosses.READS
 #: OCR's reads of a glyph for a cross ("×" drawn, "+" turned) besides its signs.
 CROSS_READS = frozenset({"X", "x"})
+#: Letters OCR makes of a check mark (LoopHabits' "✓" read "L"): such a read on a
+#: picture gives way to the icon model's label only when that label is :data:`CHECK`.
+CHECK = "check"
+CHECK_READS = frozenset({"L", "V", "v", "J"})
 #: Dots a "more" glyph reads as ("• •", "⋮", "...").
 DOTS = frozenset("•·.:…⋮")
 

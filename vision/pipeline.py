@@ -55,7 +55,13 @@ from screenpilot.vision.discs import (
 from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.framing import model_view
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
-from screenpilot.vision.glyphrules import MAX_SIDE, glyph_read, name_drawn_glyphs
+from screenpilot.vision.glyphrules import (
+    CHECK,
+    CHECK_READS,
+    MAX_SIDE,
+    glyph_read,
+    name_drawn_glyphs,
+)
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
@@ -527,7 +533,13 @@ def _label_icons(
         if not e.icon_label
         and e.kind in group.PICTURES
         and min(e.box.width, e.box.height) <= ICON_MAX_SHORT * short
-        and (not e.text or (glyph_read(e.text) and max(e.box.width, e.box.height) <= largest))
+        and (
+            not e.text
+            or (
+                (glyph_read(e.text) or e.text.strip() in CHECK_READS)
+                and max(e.box.width, e.box.height) <= largest
+            )
+        )
     ]
     boxes = [model_view(pixels, out[i].box) for i in todo]
     crops = [pixels[b.y1 : b.y2, b.x1 : b.x2] for b in boxes]
@@ -541,6 +553,8 @@ def _label_icons(
     for i, box, answer in zip(todo, boxes, labels, strict=False):
         label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
         label = checked_answer(pixels, box, label)
+        if out[i].text.strip() in CHECK_READS and label != CHECK:
+            continue  # a letter stays a letter unless the model sees a check mark
         if label and label != "unknown":
             out[i] = dataclasses.replace(out[i], text="", icon_label=label)
     reports["icons"] = StageReport(
