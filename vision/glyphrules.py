@@ -4,8 +4,9 @@ The icon model reads a 32 px crop and misses glyphs made of a few thin strokes o
 dots: the navigation drawer's three bars and the sort and filter glyphs' three bars of
 falling lengths (:mod:`vision.hamburger`), the overflow
 menu's three dots (:mod:`vision.overflow`), thin crosses (:mod:`vision.crosses`) and
-chevrons (:mod:`vision.chevrons`); and the navigation bar's back, home and recents keys
-(:mod:`vision.navkeys`).
+chevrons (:mod:`vision.chevrons`); the navigation bar's back, home and recents keys
+(:mod:`vision.navkeys`); and two filled glyphs it never learnt, the Wi-Fi fan and the
+mobile signal's triangle (:mod:`vision.signals`, on a picture with no text).
 Each picture (an image, icon or button) with no label yet, and no text but what OCR
 makes of such a glyph ("三", ":", "v", ">"), of a button's size at most, is looked at
 as drawn (a button also as the icon model would see it,
@@ -21,7 +22,8 @@ import dataclasses
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision import chevrons, crosses, hamburger, overflow
+from screenpilot.vision import chevrons, crosses, hamburger, overflow, signals
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
@@ -60,7 +62,8 @@ def glyph_read(text: str) -> bool:
 def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
     """``elements`` with each unlabelled picture that is the drawer's three bars labelled
     ``menu``, each that is three dots ``more_options``, a thin "×" ``close`` or "+"
-    ``add``, and each that is a chevron
+    ``add``, the Wi-Fi fan ``wifi`` and the mobile signal's triangle ``signal``, and each
+    that is a chevron
     ``expand``, ``collapse``, ``next`` or ``previous`` (its read, if any, dropped). A
     button is looked at as drawn and, where that finds nothing, as the icon model sees
     it (:func:`vision.discs.glyph_crop`). The navigation bar's keys are named first
@@ -93,6 +96,9 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
     if text in overflow.READS and overflow.dots_in(parts, box):
         return overflow.LABEL
     if text in crosses.READS and (label := crosses.cross_in(parts, box)):
+        return label
+    fan_max = signals.MAX_DP * dp_size(pixels.shape[1], pixels.shape[0])
+    if not text and (label := signals.signal_in(parts, box, fan_max)):
         return label
     if text in chevrons.READS:
         return chevrons.chevron_in(parts, box)

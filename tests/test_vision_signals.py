@@ -1,0 +1,94 @@
+"""The Wi-Fi fan and the mobile signal's triangle named from their pixels
+(vision/signals.py), and inside the glyph rules (vision/glyphrules.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.glyphrules import name_drawn_glyphs
+from screenpilot.vision.signals import SIGNAL, WIFI, signal_label
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-screens"
+PAGE = (250, 250, 250)
+DARK = (0, 150, 136)
+PALE = (178, 223, 219)
+#: 1080 px across: 2.63 px a dp; glyphs drawn about 24 dp (64 px) in a 100 px box
+BOX = Box(100, 100, 200, 200)
+
+
+def _fan(
+    d: ImageDraw.ImageDraw, cx: float, apex: float, r: float, fill: tuple[int, int, int]
+) -> None:
+    """Material's Wi-Fi fan: a circle's sector of 90 degrees opening upwards from
+    ``(cx, apex)``."""
+    d.pieslice((cx - r, apex - r, cx + r, apex + r), start=225, end=315, fill=fill)
+
+
+def _page(draw: str) -> np.ndarray:
+    img = Image.new("RGB", (1080, 2000), PAGE)
+    d = ImageDraw.Draw(img)
+    if draw == "wifi":
+        _fan(d, 150, 170, 45, DARK)
+    elif draw == "wifi two-tone":  # two bars of four: a pale full fan, a darker smaller one
+        _fan(d, 150, 170, 45, PALE)
+        _fan(d, 150, 170, 28, DARK)
+    elif draw == "signal":
+        d.polygon([(180, 120), (180, 175), (125, 175)], fill=DARK)
+    elif draw == "signal two-tone":
+        d.polygon([(180, 120), (180, 175), (125, 175)], fill=PALE)
+        d.polygon([(155, 145), (155, 175), (125, 175)], fill=DARK)
+    elif draw == "down triangle":  # a drop-down's arrow: its top row is its widest
+        d.polygon([(115, 130), (185, 130), (150, 170)], fill=DARK)
+    elif draw == "pin":  # a map pin: a disc over a point, taller than wide
+        d.ellipse((125, 110, 175, 160), fill=DARK)
+        d.polygon([(128, 145), (172, 145), (150, 190)], fill=DARK)
+    elif draw == "left triangle":  # a right angle at the bottom left: not the signal's
+        d.polygon([(125, 120), (125, 175), (180, 175)], fill=DARK)
+    elif draw == "launcher fan":  # an app's icon that pictures a fan, 48 dp
+        img = Image.new("RGB", (1080, 2000), PAGE)
+        d = ImageDraw.Draw(img)
+        _fan(d, 300, 330, 150, DARK)
+    return np.asarray(img)
+
+
+@pytest.mark.parametrize(
+    ("draw", "label"),
+    [("wifi", WIFI), ("wifi two-tone", WIFI), ("signal", SIGNAL), ("signal two-tone", SIGNAL)],
+)
+def test_the_network_glyphs_are_named(draw: str, label: str) -> None:
+    assert signal_label(_page(draw), BOX) == label
+
+
+@pytest.mark.parametrize("draw", ["down triangle", "pin", "left triangle", "blank"])
+def test_other_shapes_are_not(draw: str) -> None:
+    assert signal_label(_page(draw), BOX) == ""
+
+
+def test_an_app_icon_as_large_as_a_launchers_is_not_a_glyph() -> None:
+    assert signal_label(_page("launcher fan"), Box(100, 150, 500, 350)) == ""
+
+
+def test_the_glyph_rules_name_a_fan_with_no_text_only() -> None:
+    px = _page("wifi")
+    els = [
+        Element(id=1, kind=ElementKind.ICON, box=BOX),
+        Element(id=2, kind=ElementKind.IMAGE, box=BOX, text="Wi"),  # a word read on it
+    ]
+    named = name_drawn_glyphs(px, els)
+    assert [(e.text, e.icon_label) for e in named] == [("", WIFI), ("Wi", "")]
+
+
+@pytest.mark.skipif(
+    not (REAL / "NetGuard" / "01-main.png").exists(), reason="../shared/data absent"
+)
+def test_netguards_rows_show_what_each_app_may_use() -> None:
+    from screenpilot.vision.pipeline import analyse
+
+    screen = analyse(REAL / "NetGuard" / "01-main.png").screen
+    labels = [e.icon_label for e in screen.elements]
+    assert labels.count(WIFI) >= 3 and labels.count(SIGNAL) >= 1

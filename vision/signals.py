@@ -1,0 +1,127 @@
+"""The Wi-Fi fan and the mobile signal's triangle from their pixels.
+
+Android draws its network glyphs as two filled shapes (Material's
+"signal_wifi_4_bar" and "signal_cellular_4_bar"), in a status bar, in a network
+setting, and on every row of a firewall's app list (NetGuard: the Wi-Fi and mobile
+data each app may use). The icon model never learnt them filled: it reads the fan as a
+map pin or a down arrow and the triangle as "previous" or "block", below its threshold,
+so they were left unlabelled (on NetGuard's screenshots, on nearly every app row). The
+shapes are fixed, so the pixels decide, on the ink of the box as the glyph rules see it
+(:func:`vision.image.glyph_ink`; its largest part, other parts specks at most): at most
+:data:`MAX_DP` each way, every row of it one run of ink (:data:`ONE_RUN` of the rows),
+and
+
+- ``wifi``: a fan, a circle's sector opening upwards from an apex at the bottom: wider
+  than tall (:data:`FAN_ASPECT`), each row centred (:data:`CENTRED`), its bottom rows
+  narrow (:data:`APEX`), its widest row in the upper part (:data:`WIDEST`) and its top
+  rows narrower than that (a dome, :data:`DOME`: a down-pointing triangle's top row is
+  its widest), the rows below the widest narrowing along two straight sides
+  (:data:`STRAIGHT` of the width from a straight line);
+- ``signal``: a right triangle with its right angle at the bottom right: about square
+  (:data:`TRIANGLE_ASPECT`), each row ending at the right edge and as wide as its height
+  from the top would make it (:data:`STRAIGHT`), half its box filled (:data:`HALF`).
+
+A two-tone glyph (the signal's strength in a darker part over a pale full shape) is
+read as found: a smaller fan or triangle of the same angle is the same shape.
+
+    >>> signal_label(pixels, element.box)   # doctest: +SKIP
+    'wifi'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from screenpilot.model import Box
+from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.image import InkParts, glyph_ink
+
+WIFI, SIGNAL = "wifi", "signal"
+#: The shape is at least this many pixels each way ...
+MIN_SIDE = 10
+#: ... and at most this many dp (a glyph is drawn 24 dp; an app's launcher icon that
+#: pictures a fan is twice that).
+MAX_DP = 32
+#: Other parts of ink make at most this share of the largest one's area.
+OTHER_INK = 0.1
+#: At least this share of the rows is one run of ink.
+ONE_RUN = 0.9
+#: A fan is this many times as wide as tall (Material's: 1.26) ...
+FAN_ASPECT = (1.1, 1.7)
+#: ... each row's middle within this share of the width from the shape's middle, ...
+CENTRED = 0.08
+#: ... its bottom tenth of rows at most this share of the width wide (the apex), ...
+APEX = 0.3
+#: ... its widest row within this share of the height from the top ...
+WIDEST = (0.05, 0.5)
+#: ... and its top tenth of rows on average at most this share of the width (a dome).
+DOME = 0.8
+#: Below a fan's widest row, and down a triangle, a row's width is within this share of
+#: the width of the straight line's.
+STRAIGHT = 0.1
+#: A signal triangle is this many times as wide as tall ...
+TRIANGLE_ASPECT = (0.75, 1.35)
+#: ... and fills this share of its box.
+HALF = (0.4, 0.62)
+
+
+def signal_label(pixels: npt.NDArray[Any], box: Box) -> str:
+    """``wifi`` where ``box`` on ``pixels`` shows the Wi-Fi fan and nothing else,
+    ``signal`` for the mobile signal's triangle, else ``""`` (the module docstring)."""
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
+    return signal_in(glyph_ink(pixels, box), box, MAX_DP * dp)
+
+
+def signal_in(parts: InkParts, box: Box, largest: float) -> str:
+    """:func:`signal_label` on the ink of ``box`` already in parts, the shape at most
+    ``largest`` pixels each way."""
+    shape = parts.alone(OTHER_INK)
+    if shape is None:
+        return ""
+    h, w = shape.shape
+    if min(h, w) < MIN_SIDE or max(h, w) > largest:
+        return ""
+    inked = shape.any(axis=1)
+    first = np.argmax(shape, axis=1)
+    last = w - 1 - np.argmax(shape[:, ::-1], axis=1)
+    widths = np.where(inked, last - first + 1, 0)
+    if float(np.mean(shape.sum(axis=1) == widths)) < ONE_RUN:
+        return ""
+    if _fan(widths, first, last, w) and FAN_ASPECT[0] <= w / h <= FAN_ASPECT[1]:
+        return WIFI
+    if TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1] and _triangle(shape, widths, last, w):
+        return SIGNAL
+    return ""
+
+
+def _fan(widths: npt.NDArray[Any], first: npt.NDArray[Any], last: npt.NDArray[Any], w: int) -> bool:
+    """Whether the rows' widths make a fan (the module docstring)."""
+    h = len(widths)
+    tenth = max(1, h // 10)
+    middles = (first + last) / 2
+    if float(np.max(np.abs(middles - (w - 1) / 2))) > CENTRED * w:
+        return False
+    if float(widths[-tenth:].max()) > APEX * w or float(widths[:tenth].mean()) > DOME * w:
+        return False
+    top = int(np.argmax(widths))
+    if not WIDEST[0] * h <= top <= WIDEST[1] * h:
+        return False
+    below = widths[top:].astype(float)
+    line = np.linspace(below[0], 0.0, len(below) + 1)[:-1]  # straight sides to the apex
+    return float(np.mean(np.abs(below - line))) <= STRAIGHT * w
+
+
+def _triangle(
+    shape: npt.NDArray[np.bool_], widths: npt.NDArray[Any], last: npt.NDArray[Any], w: int
+) -> bool:
+    """Whether the ink is a right triangle with its right angle at the bottom right."""
+    h = len(widths)
+    if not HALF[0] <= float(shape.mean()) <= HALF[1]:
+        return False
+    if float(np.mean(last >= w - 2)) < ONE_RUN:
+        return False
+    line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
+    return float(np.mean(np.abs(widths - line))) <= STRAIGHT * w
