@@ -92,3 +92,11 @@ def test_netguards_rows_show_what_each_app_may_use() -> None:
     screen = analyse(REAL / "NetGuard" / "01-main.png").screen
     labels = [e.icon_label for e in screen.elements]
     assert labels.count(WIFI) >= 3 and labels.count(SIGNAL) >= 1
+
+
+def test_a_gem_flat_on_top_is_no_fan() -> None:
+    """Habitica's gem: widest near its flat top, pointed at the bottom."""
+    img = Image.new("RGB", (1080, 2000), PAGE)
+    d = ImageDraw.Draw(img)
+    d.polygon([(132, 130), (168, 130), (182, 145), (150, 180), (118, 145)], fill=DARK)
+    assert signal_label(np.asarray(img), BOX) == ""

@@ -57,8 +57,11 @@ CENTRED = 0.08
 APEX = 0.3
 #: ... its widest row within this share of the height from the top ...
 WIDEST = (0.05, 0.5)
-#: ... and its top tenth of rows on average at most this share of the width (a dome).
-DOME = 0.8
+#: ... and its top tenth of rows on average at most this share of the width, its top
+#: row at most TOP_ROW (a dome: NetGuard's fans 0.33-0.55 and 0.04-0.39; Habitica's gem,
+#: flat on top, 0.65 and 0.62).
+DOME = 0.6
+TOP_ROW = 0.5
 #: Below a fan's widest row, and down a triangle, a row's width is within this share of
 #: the width of the straight line's.
 STRAIGHT = 0.1
@@ -105,6 +108,8 @@ def _fan(widths: npt.NDArray[Any], first: npt.NDArray[Any], last: npt.NDArray[An
     if float(np.max(np.abs(middles - (w - 1) / 2))) > CENTRED * w:
         return False
     if float(widths[-tenth:].max()) > APEX * w or float(widths[:tenth].mean()) > DOME * w:
+        return False
+    if float(widths[0]) > TOP_ROW * w:
         return False
     top = int(np.argmax(widths))
     if not WIDEST[0] * h <= top <= WIDEST[1] * h:
