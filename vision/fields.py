@@ -279,9 +279,9 @@ def _shadow_under(gray: np.ndarray, box: Box) -> bool:
     """Whether ``box``'s bottom edge is a card's shadow, not a line: down its middle
     columns (median grey by row, from ``EDGE_REACH`` inside the edge to ``SHADOW_REACH``
     under it) the row that differs most from the page under it is followed by
-    ``SHADOW_ROWS`` rows each nearer the page than the one before, by less than
-    ``SHADOW_FADE`` of the step (TrackerControl's tip card: 209, 225, 234, 242 on a
-    250 page). An underline or an outline is a solid line, its rows alike and the page
+    ``SHADOW_ROWS`` rows each nearer the page than the one before, yet keeping at least
+    ``SHADOW_FADE`` of its difference (TrackerControl's tip card: 209, 225, 234, 242
+    on a 250 page). An underline or an outline is a solid line, its rows alike and the page
     right after it."""
     h_img = gray.shape[0]
     x1, x2 = box.x1 + int(0.1 * box.width), box.x2 - int(0.1 * box.width)
