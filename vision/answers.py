@@ -71,10 +71,10 @@ def is_bare_ring(pixels: RGB, box: Box) -> bool:
     """Whether the largest part of the ink of ``box`` is a ring with nothing inside it
     (the module docstring)."""
     parts = glyph_ink(pixels, box, contrast=RING_CONTRAST)
-    if parts.count < 2:
+    found = parts.largest()
+    if found is None:
         return False
-    largest = 1 + int(np.argmax(parts.stats[1:, 4]))
-    x, y, w, h = (int(v) for v in parts.stats[largest, :4])
+    largest, (x, y, w, h) = found
     if min(w, h) < 8 or not SQUARE_ASPECT[0] <= w / h <= SQUARE_ASPECT[1]:
         return False
     ring = parts.labels[y : y + h, x : x + w] == largest

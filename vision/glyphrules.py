@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision import chevrons, crosses, hamburger, overflow, signals
-from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
@@ -97,8 +96,7 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
         return overflow.LABEL
     if text in crosses.READS and (label := crosses.cross_in(parts, box)):
         return label
-    fan_max = signals.MAX_DP * dp_size(pixels.shape[1], pixels.shape[0])
-    if not text and (label := signals.signal_in(parts, box, fan_max)):
+    if not text and (label := signals.signal_in(parts, signals.largest_glyph(pixels))):
         return label
     if text in chevrons.READS:
         return chevrons.chevron_in(parts, box)

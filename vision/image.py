@@ -378,17 +378,25 @@ class InkParts:
             return None
         return np.asarray(ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1])
 
+    def largest(self) -> tuple[int, tuple[int, int, int, int]] | None:
+        """The largest part's label and its box (x, y, width, height); None with no ink."""
+        if self.count < 2:
+            return None
+        best = 1 + int(np.argmax(self.stats[1:, 4]))
+        x, y, w, h = (int(v) for v in self.stats[best, :4])
+        return best, (x, y, w, h)
+
     def alone(self, other_ink: float) -> npt.NDArray[np.bool_] | None:
         """The largest part as a mask cut to its own box, when the other parts together
         make at most ``other_ink`` of its area (specks); else None (or with no ink)."""
-        if self.count < 2:
+        found = self.largest()
+        if found is None:
             return None
-        areas = self.stats[1:, 4]
-        best = int(np.argmax(areas))
-        if int(areas.sum()) - int(areas[best]) > other_ink * int(areas[best]):
+        best, (x, y, w, h) = found
+        area = int(self.stats[best, 4])
+        if int(self.stats[1:, 4].sum()) - area > other_ink * area:
             return None
-        x, y, w, h = (int(v) for v in self.stats[1 + best, :4])
-        return np.asarray(self.labels[y : y + h, x : x + w] == 1 + best)
+        return np.asarray(self.labels[y : y + h, x : x + w] == best)
 
 
 def glyph_ink(

@@ -74,12 +74,16 @@ HALF = (0.4, 0.62)
 def signal_label(pixels: npt.NDArray[Any], box: Box) -> str:
     """``wifi`` where ``box`` on ``pixels`` shows the Wi-Fi fan and nothing else,
     ``signal`` for the mobile signal's triangle, else ``""`` (the module docstring)."""
-    dp = dp_size(pixels.shape[1], pixels.shape[0])
-    return signal_in(glyph_ink(pixels, box), box, MAX_DP * dp)
+    return signal_in(glyph_ink(pixels, box), largest_glyph(pixels))
 
 
-def signal_in(parts: InkParts, box: Box, largest: float) -> str:
-    """:func:`signal_label` on the ink of ``box`` already in parts, the shape at most
+def largest_glyph(pixels: npt.NDArray[Any]) -> float:
+    """:data:`MAX_DP` in pixels of the screen ``pixels``."""
+    return MAX_DP * dp_size(pixels.shape[1], pixels.shape[0])
+
+
+def signal_in(parts: InkParts, largest: float) -> str:
+    """:func:`signal_label` on a box's ink already in parts, the shape at most
     ``largest`` pixels each way."""
     shape = parts.alone(OTHER_INK)
     if shape is None:
