@@ -24,3 +24,21 @@ def test_a_check_box_in_the_navigation_bar_is_its_recents_key() -> None:
     key, box = screen.elements
     assert key.kind is ElementKind.ICON and key.checked is None
     assert box.kind is ElementKind.CHECK_BOX and box.checked is True
+
+
+def test_a_guessed_bar_with_a_line_of_text_in_it_is_no_navigation_bar() -> None:
+    """A navigation bar guessed from the bottom rows' colours that holds a line of text is
+    the page's last row (Seal's format cards, a drawer's last item), not a bar: no block;
+    the detector's bar, or a key read as "<", keeps it."""
+    px = plain_page()
+    y = NAV.box.y1 + 20
+    words = Element(1, ElementKind.TEXT, Box(60, y, 420, y + 50), text="1.61 M 68.8 Kbps")
+    key = Element(2, ElementKind.TEXT, Box(250, y, 290, y + 50), text="<")
+    guessed = Region(NAV.box, BlockKind.NAVIGATION_BAR, "bar")
+    kinds = [b.kind for b in build_screen(px, [words], [guessed]).blocks]
+    assert BlockKind.NAVIGATION_BAR not in kinds
+    kinds = [b.kind for b in build_screen(px, [key], [guessed]).blocks]
+    assert BlockKind.NAVIGATION_BAR in kinds
+    detected = Region(NAV.box, BlockKind.NAVIGATION_BAR, "detect")
+    kinds = [b.kind for b in build_screen(px, [words], [detected]).blocks]
+    assert BlockKind.NAVIGATION_BAR in kinds

@@ -72,6 +72,24 @@ def _grown_status_bar(region: blocks_mod.Region, elements: Sequence[Element]) ->
     return dataclasses.replace(region, box=Box(bar.x1, bar.y1, bar.x2, edge))
 
 
+#: letters or digits in a line of text that no navigation bar holds (a key read as "<"
+#: or "O" has one or two)
+BAR_WORD = 3
+
+
+def _worded_bar(region: blocks_mod.Region, elements: Sequence[Element]) -> bool:
+    """Whether ``region`` is a navigation bar guessed from the bottom rows' colours (source
+    ``bar``) that holds a line of text: the page's last row of text runs under it (Seal's
+    format cards on a screen with no bar), and no navigation bar is there."""
+    if region.kind is not BlockKind.NAVIGATION_BAR or region.source != "bar":
+        return False
+    return any(
+        sum(c.isalnum() for c in e.text) >= BAR_WORD and region.box.contains(*e.box.center)
+        for e in elements
+        if e.kind is ElementKind.TEXT
+    )
+
+
 def _bar_keys(elements: list[Element], blocks: list[Block]) -> list[Element]:
     """A "check box" in the navigation bar is its recents key, a square outline: an icon
     (the check box finder leaves it out only where the detector found the bar)."""
@@ -98,7 +116,7 @@ def build_screen(
     dialog's or drawer's scrim (``drawer``: the drawer's right edge) or around a popup
     menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
-    regions = [_grown_status_bar(r, elements) for r in regions]
+    regions = [_grown_status_bar(r, elements) for r in regions if not _worded_bar(r, elements)]
     regions = _key_bar(elements, _tab_regions(elements, regions, w, h), w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions
