@@ -49,6 +49,11 @@ def test_vocabulary_size_and_entries() -> None:
         ("remix", "more-2-fill", "more_options"),
         ("lucide", "icon-trash-2", "delete"),
         ("ion", "ion-android-settings", "settings"),
+        ("phosphor", "magnifying-glass-bold", "search"),
+        ("phosphor", "plus-thin", "add"),
+        ("phosphor", "list-light", "menu"),  # Phosphor's "list" is the drawer's three bars
+        ("codicon", "ellipsis", "more_options"),
+        ("elusive", "remove", "close"),  # Elusive's "remove" is an X
     ],
 )
 def test_known_icon_names_map(family: str, raw: str, expected: str) -> None:
@@ -65,6 +70,9 @@ def test_known_icon_names_map(family: str, raw: str, expected: str) -> None:
         ("gmi", "brightness_2"),
         ("mdi", "wifi_off_thing_that_does_not_exist"),
         ("fa", "dragon"),
+        ("phosphor", "notification-fill"),
+        ("elusive", "signal"),
+        ("codicon", "run"),
     ],
 )
 def test_unknown_icon_names_do_not_map(family: str, raw: str) -> None:
@@ -96,6 +104,22 @@ def test_render_crop_shape_and_determinism() -> None:
     assert labels.shape == (10,) and (labels >= 0).all()
     assert np.array_equal(images, again)
     assert images.std() > 5  # not blank
+
+
+@pytest.mark.skipif(
+    not icon_data.family_available("phosphor"), reason="qtawesome (train extra) is not installed"
+)
+def test_qtawesome_families_render() -> None:
+    """Phosphor, Codicons and Elusive come from qtawesome's font files (Qt never imported)."""
+    for family, least in (("phosphor", 900), ("codicon", 100), ("elusive", 100)):
+        glyphs = [g for g in icon_data.load_glyphs([family]) if g.label]
+        assert len(glyphs) >= least, family
+        images, _ = icon_data.render_set(glyphs[:3], per_glyph=1, seed=0, size=32)
+        assert images.std() > 5, family
+    # the five weights of one Phosphor icon all mean the same
+    names = {"trash", "trash-bold", "trash-fill", "trash-light", "trash-thin"}
+    weights = {g.name: g.label for g in icon_data.load_glyphs(["phosphor"]) if g.name in names}
+    assert weights == dict.fromkeys(names, "delete")
 
 
 @needs_gmi

@@ -43,6 +43,8 @@ _STYLE_SUFFIXES = (
 )
 #: Ionicons v2 marks its variants with a letter or ``strong``.
 _ION_SUFFIXES = (*_STYLE_SUFFIXES, "_strong", "_a", "_b", "_c")
+#: Phosphor names each weight: ``plus``, ``plus-bold``, ``plus-light``, ``plus-thin``, ``plus-fill``
+_PHOSPHOR_SUFFIXES = (*_STYLE_SUFFIXES, "_bold", "_light", "_thin")
 _DECORATION_SUFFIXES = ("_circle", "_circled", "_box", "_square")
 
 
@@ -148,7 +150,8 @@ def name_candidates(raw_name: str, family: str = "") -> list[str]:
             name = name[len(prefix) :]
     name = re.sub(r"_(1[0-9]|2[0-9]|3[0-9]|48)(?=_(regular|filled|light)$)", "", name)
     out = [name]
-    stripped = _strip_suffixes(name, _ION_SUFFIXES if family == "ion" else _STYLE_SUFFIXES)
+    suffixes = {"ion": _ION_SUFFIXES, "phosphor": _PHOSPHOR_SUFFIXES}.get(family, _STYLE_SUFFIXES)
+    stripped = _strip_suffixes(name, suffixes)
     out.append(stripped)
     out.append(re.sub(r"_?\d+$", "", stripped))
     out.append(_strip_suffixes(stripped, _DECORATION_SUFFIXES))

@@ -17,7 +17,20 @@ from screenpilot.errors import DataError
 from screenpilot.vision.icon_vocab import Vocabulary, load_vocabulary
 
 TEST_FAMILY = "gmi"
-ALL_FAMILIES = ("mdi", "gmi", "fa", "bs", "lucide", "remix", "fluent", "ion", "eva")
+ALL_FAMILIES = (
+    "mdi",
+    "gmi",
+    "fa",
+    "bs",
+    "lucide",
+    "remix",
+    "fluent",
+    "ion",
+    "eva",
+    "phosphor",
+    "codicon",
+    "elusive",
+)
 
 #: family -> (python package, [(font file, glyph map file, style)])
 _FONT_PACKS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
@@ -49,6 +62,19 @@ _FONT_PACKS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
     ),
     "ion": ("tkinter_icons_ion", [("fonts/ionicons.ttf", "glyphmap.json", "")]),
     "eva": ("tkinter_icons_eva", [("fonts/eva-icons.ttf", "glyphmap.json", "")]),
+    # the fonts qtawesome ships (read as files: Qt is never imported)
+    "phosphor": (
+        "qtawesome",
+        [("fonts/phosphor-1.3.0.ttf", "fonts/phosphor-charmap-1.3.0.json", "")],
+    ),
+    "codicon": (
+        "qtawesome",
+        [("fonts/codicon-0.0.36.ttf", "fonts/codicon-charmap-0.0.36.json", "")],
+    ),
+    "elusive": (
+        "qtawesome",
+        [("fonts/elusiveicons-webfont-2.0.ttf", "fonts/elusiveicons-webfont-charmap-2.0.json", "")],
+    ),
 }
 
 
