@@ -31,6 +31,7 @@ def test_two_doubtful_boxes_on_one_icon_give_one_element_the_surer() -> None:
 
 def test_describe_keeps_confident_widgets_and_only_uncovered_doubtful_ones() -> None:
     pixels = np.full((H, W, 3), 250, np.uint8)
+    pixels[515:545, 915:945] = 40  # the icon's glyph
     sure = Element(0, ElementKind.BUTTON, Box(100, 1200, 980, 1340), confidence=0.9)
     inside = _icon((120, 1220, 200, 1300), 0.1)  # a second opinion on the button
     alone = _icon((900, 500, 960, 560), 0.1)  # an icon nobody else saw
@@ -49,3 +50,19 @@ def test_a_doubtful_switch_is_kept_but_not_a_doubtful_check_box_or_rating_bar() 
     check = of(ElementKind.CHECK_BOX, (60, 700, 120, 760))
     rating = of(ElementKind.RATING_BAR, (100, 900, 400, 960))
     assert weak.keep_weak([switch, check, rating], [], W) == [switch]
+
+
+def test_a_doubtful_box_with_nothing_drawn_in_it_is_left_out() -> None:
+    """TrackerControl's empty card corner was a doubtful "button" (0.07): a box whose
+    pixels are all one colour (within ``BLANK_SPREAD``) holds nothing to tap; faint
+    ink, three small dots, is enough to keep one."""
+    pixels = np.full((H, W, 3), 250, np.uint8)
+    pixels[700:900, 0:1080] = 244  # a card a shade darker than the page
+    blank = _icon((958, 746, 1060, 868), 0.07)  # across the card's edge, nothing drawn
+    dots = _icon((900, 1500, 960, 1560), 0.07)
+    for y in (1510, 1527, 1544):
+        pixels[y : y + 6, 927:933] = 90  # an overflow menu's three dots
+    assert weak.is_blank(pixels, blank.box) and not weak.is_blank(pixels, dots.box)
+    screen = assemble(pixels, Observations((), (blank, dots)), ("detect",), icons=None, reports={})
+    boxes = {e.box for e in screen.elements}
+    assert dots.box in boxes and blank.box not in boxes

@@ -44,7 +44,7 @@ from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dot
 from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.checkboxes import same_square, with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
-from screenpilot.vision.density import density_scope, in_context, short_side
+from screenpilot.vision.density import PHONE_DP, density_scope, in_context, short_side
 from screenpilot.vision.detect import Detector as OnnxDetector
 from screenpilot.vision.discs import (
     add_discs,
@@ -70,6 +70,7 @@ from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
     drop_monograms,
+    pictured_reads,
     settle_title_glyphs,
     title_glyphs,
 )
@@ -409,6 +410,7 @@ def assemble(
             and e.kind.value not in ("status_bar", "navigation_bar")
             # nor a loose box round a found check box (the check box it is)
             and not any(c.kind is ElementKind.CHECK_BOX and same_square(c.box, e) for c in sure)
+            and not weak_mod.is_blank(pixels, e.box)  # nor a box with nothing drawn in it
         ]
         widgets += weak_mod.keep_weak(doubtful, [e.box for e in (*texts, *sure)], span)
         page = page_of(pixels)  # the rows' backgrounds, for icon blobs and discs
@@ -435,6 +437,8 @@ def assemble(
             texts = drop_monograms(texts, avatars)  # a contact's initials in its avatar
             drawn = [e for e in sure if e.kind in DRAWN]
             texts = drop_glyph_reads(texts, drawn)  # an icon read as "X", a check box as "□"
+        texts, drawings = pictured_reads(texts, widgets, span / PHONE_DP)  # a picture read
+        widgets += drawings  # as one huge letter ("回")
         discs = find_discs(
             pixels,
             [e.box for e in texts],

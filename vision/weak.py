@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.image import RGB
 
 #: The floor ``describe`` asks the detector for...
 WEAK_CONF = 0.05
@@ -31,6 +34,22 @@ MAX_COVERED = 0.1
 #: detector v4 puts some simulator switches at 0.21-0.25, their state read right from
 #: the pixels: 40 of 40 switches on 48 simulator screens, 38 without them).
 KINDS = frozenset({ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.SWITCH})
+
+
+#: A doubtful box none of whose pixels is further than this from its median colour (in
+#: any channel) has nothing drawn in it: an empty corner of a card, a heat map's empty
+#: cell, a calendar's empty day.
+BLANK_SPREAD = 24
+
+
+def is_blank(pixels: RGB, box: Box) -> bool:
+    """Whether ``box`` of ``pixels`` is one colour (``BLANK_SPREAD``): nothing to tap."""
+    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2]
+    if patch.size == 0:
+        return True
+    flat = patch.reshape(-1, patch.shape[-1]).astype(np.int16)
+    median = np.median(flat, axis=0).astype(np.int16)
+    return int(np.abs(flat - median).max()) <= BLANK_SPREAD
 
 
 def keep_weak(weak: Sequence[Element], known: Sequence[Box], span: int) -> list[Element]:
