@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.monograms import drop_monograms
+from screenpilot.vision.monograms import BIG_GLYPH, drop_monograms, pictured_reads
 
 AVATAR = Element(1, ElementKind.IMAGE, Box(42, 388, 147, 494))
 
@@ -147,3 +147,23 @@ def test_a_floating_buttons_plus_read_as_a_letter_is_dropped_but_not_a_named_but
     assert drop_glyph_reads([q, w], [key]) == [q, w]
     two = _text("OK", Box(925, 1920, 1000, 1974))  # a label of two letters stays
     assert drop_glyph_reads([two], [fab]) == [two]
+
+
+def test_a_picture_read_as_one_huge_character_is_a_picture() -> None:
+    """TrackerControl's drawing of a laptop was read as "回" (58 dp tall): one character
+    (no digit) BIG_GLYPH dp tall or more is an image with the read's box; a clock's huge
+    digit and a heading stay texts, and a read on a found widget is left out."""
+    dp = 2.625
+    tall = round(BIG_GLYPH * dp) + 10
+    drawing = Element(1, ElementKind.TEXT, Box(840, 1311, 1018, 1311 + tall), text="回")
+    digit = Element(2, ElementKind.TEXT, Box(100, 300, 240, 300 + tall), text="9")
+    heading = Element(3, ElementKind.TEXT, Box(60, 600, 700, 700), text="Contact")
+    small = Element(4, ElementKind.TEXT, Box(60, 800, 100, 850), text="W")
+    logo = Element(5, ElementKind.TEXT, Box(300, 1000, 560, 1000 + tall), text="W")
+    found = Element(6, ElementKind.IMAGE, Box(280, 980, 600, 1300))
+    lettering = Element(7, ElementKind.TEXT, Box(192, 1400, 272, 1400 + tall), text="化")
+    thumbnail = Element(8, ElementKind.IMAGE, Box(112, 1390, 218, 1540))  # a third of it
+    reads = [drawing, digit, heading, small, logo, lettering]
+    texts, pictures = pictured_reads(reads, [found, thumbnail], dp)
+    assert texts == [digit, heading, small]
+    assert [(p.kind, p.box) for p in pictures] == [(ElementKind.IMAGE, drawing.box)]

@@ -47,6 +47,11 @@ pipeline lets that search look under them, and :func:`settle_title_glyphs` leave
 a read whose centre lies on an icon found there (else the read stays, and an icon
 overlapping it goes).
 
+A picture the detector missed is now and then read as one character: TrackerControl's
+drawing of a laptop as "回", a logo's "W". No line of text on a phone is one letter or
+sign ``BIG_GLYPH`` dp tall or more (a clock's or a calculator's digits may be), so
+:func:`pictured_reads` makes such a read a picture, where no widget already covers it.
+
     >>> texts = drop_monograms(texts, pictures)   # doctest: +SKIP
     >>> texts = drop_glyph_reads(texts, drawn)   # doctest: +SKIP
 """
@@ -77,6 +82,11 @@ PICTURE_KINDS = (ElementKind.ICON, ElementKind.IMAGE)
 RING_READS = frozenset("OoQ0○◯◎◉●⊙")
 #: A button leads a title: a text of at least this many characters right of it.
 TITLE_CHARS = 3
+#: One character (no digit) read at least this many dp tall is a picture (headings are
+#: under 40 dp; the drawings read so were 58 and 102 dp).
+BIG_GLYPH = 48
+#: ... unless a widget covers this share of it (the read is part of that picture).
+PART = 0.25
 #: A read leads a title starting within this many of its sides right of it (a
 #: toolbar's back arrow and its title: 1.3 arrow widths apart).
 TITLE_GAP = 2.0
@@ -147,6 +157,27 @@ def _lone(widget: Box, texts: Sequence[Element]) -> bool:
     return not any(
         near.intersection(t.box) > 0 and not widget.contains(*t.box.center) for t in texts
     )
+
+
+def pictured_reads(
+    texts: Sequence[Element], widgets: Sequence[Element], dp: float
+) -> tuple[list[Element], list[Element]]:
+    """(``texts``, pictures): a read of one character (no digit) ``BIG_GLYPH`` dp tall or
+    more is a drawing, an image element with the read's box, unless a widget of
+    ``widgets`` already lies on its centre or covers ``PART`` of it (a video thumbnail's
+    lettering, the read's right end out of the picture's box): then it is left out."""
+    kept: list[Element] = []
+    pictures: list[Element] = []
+    for t in texts:
+        word = (t.text or "").strip()
+        if len(word) != 1 or word.isdigit() or t.box.height < BIG_GLYPH * dp:
+            kept.append(t)
+        elif not any(
+            w.box.contains(*t.box.center) or w.box.intersection(t.box) >= PART * t.box.area
+            for w in widgets
+        ):
+            pictures.append(Element(0, ElementKind.IMAGE, t.box, confidence=t.confidence))
+    return kept, pictures
 
 
 def _centred_read(text: Element, button: Box) -> bool:
