@@ -7,7 +7,7 @@ from vision_pages import NAV, plain_page
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import Region
-from screenpilot.vision.layout import build_screen
+from screenpilot.vision.layout import across, build_screen
 
 
 def test_a_check_box_in_the_navigation_bar_is_its_recents_key() -> None:
@@ -42,3 +42,19 @@ def test_a_guessed_bar_with_a_line_of_text_in_it_is_no_navigation_bar() -> None:
     detected = Region(NAV.box, BlockKind.NAVIGATION_BAR, "detect")
     kinds = [b.kind for b in build_screen(px, [words], [detected]).blocks]
     assert BlockKind.NAVIGATION_BAR in kinds
+
+
+def test_a_bar_found_in_part_runs_the_screens_width() -> None:
+    """NetGuard's navigation bar was found from its home key rightwards (a popup menu
+    over its left part), and its back key fell outside it: a bar at the top or bottom
+    edge is the screen's width; a bar down the side of a phone in landscape, or a small
+    box near the bottom, stays as found."""
+    w, h = 1080, 1920
+    assert across(Box(424, 1778, 1080, 1920), w, h) == Box(0, 1778, 1080, 1920)
+    assert across(Box(0, 0, 700, 73), w, h) == Box(0, 0, 1080, 73)
+    side = Box(1900, 0, 2040, 1080)
+    assert across(side, 2040, 1080) == side  # taller than wide
+    small = Box(900, 1800, 1000, 1920)
+    assert across(small, w, h) == small  # under BAR_PART of the width
+    middle = Box(424, 900, 1080, 1000)
+    assert across(middle, w, h) == middle  # at no edge

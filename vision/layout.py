@@ -33,6 +33,25 @@ STATUS_TALL = 1.5
 STATUS_REACH = 1.3
 
 
+#: A bar the detector found that touches the screen's top or bottom edge within this
+#: share of its height...
+BAR_EDGE = 0.02
+#: ... and is at least this share of the screen's width is the whole bar.
+BAR_PART = 0.3
+
+
+def across(box: Box, w: int, h: int) -> Box:
+    """A status or navigation bar the detector found only part of (NetGuard's navigation
+    bar from its home key rightwards, a popup menu over its left part): a bar runs the
+    screen's width, so a box at its top or bottom edge, wider than tall and at least
+    ``BAR_PART`` of the width, is stretched to it; any other box as it is (a bar down a
+    phone's side in landscape)."""
+    at_edge = box.y1 <= BAR_EDGE * h or box.y2 >= (1 - BAR_EDGE) * h
+    if at_edge and box.width > box.height and box.width >= BAR_PART * w:
+        return Box(0, box.y1, w, box.y2)
+    return box
+
+
 def merge_bars(
     regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
 ) -> list[blocks_mod.Region]:

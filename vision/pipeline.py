@@ -65,7 +65,7 @@ from screenpilot.vision.glyphrules import (
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
-from screenpilot.vision.layout import build_screen, is_blacked_out, merge_bars
+from screenpilot.vision.layout import across, build_screen, is_blacked_out, merge_bars
 from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
@@ -398,7 +398,7 @@ def assemble(
         sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
         sure = confirmed_fields(pixels, sure, line_boxes)  # a title is no field
         bar_regions = [
-            blocks_mod.Region(e.box, BlockKind(e.kind.value), "detect")
+            blocks_mod.Region(across(e.box, w, h), BlockKind(e.kind.value), "detect")
             for e in sure
             if e.kind.value in ("status_bar", "navigation_bar")
         ]
