@@ -3,6 +3,8 @@ key, not a check box."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from vision_pages import NAV, plain_page
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
@@ -58,3 +60,26 @@ def test_a_bar_found_in_part_runs_the_screens_width() -> None:
     assert across(small, w, h) == small  # under BAR_PART of the width
     middle = Box(424, 900, 1080, 1000)
     assert across(middle, w, h) == middle  # at no edge
+
+
+def test_a_navigation_bar_of_many_items_and_no_keys_is_a_toolbar() -> None:
+    """Markor's formatting bar (bold, italic, code, picture, link, more) on a screenshot
+    with no navigation bar was found as one, so no task would tap its buttons: a
+    "navigation bar" of four or more elements, none of them a key, is a toolbar; the
+    three keys stay a navigation bar."""
+    px = plain_page()
+    top, bottom = NAV.box.y1 + 10, NAV.box.y2 - 10
+    tools = [
+        Element(i + 1, ElementKind.ICON, Box(40 + 170 * i, top, 120 + 170 * i, bottom))
+        for i in range(6)
+    ]
+    bar = Region(NAV.box, BlockKind.NAVIGATION_BAR, "detect")
+    kinds = [b.kind for b in build_screen(px, tools, [bar]).blocks]
+    assert BlockKind.NAVIGATION_BAR not in kinds  # a toolbar (here a tab bar: six alike)
+    keys = [
+        dataclasses.replace(tools[k], icon_label=name)
+        for k, name in ((1, "back"), (3, "home"), (5, "recent apps"))
+    ]
+    keys.append(tools[0])
+    kinds = [b.kind for b in build_screen(px, keys, [bar]).blocks]
+    assert BlockKind.NAVIGATION_BAR in kinds

@@ -109,6 +109,25 @@ def _worded_bar(region: blocks_mod.Region, elements: Sequence[Element]) -> bool:
     )
 
 
+#: A navigation bar holds its three keys (four with a keyboard switcher) or a gesture
+#: pill: a "navigation bar" holding this many elements, none of them a key...
+TOOL_ITEMS = 4
+#: ... is an app's bottom toolbar (the keys' names: ``vision.navkeys.NAMES``).
+
+
+def _bottom_toolbar(region: blocks_mod.Region, elements: Sequence[Element]) -> blocks_mod.Region:
+    """``region``, a toolbar where it is a "navigation bar" that holds ``TOOL_ITEMS`` or
+    more elements and none of the navigation keys (Markor's formatting bar, found by the
+    detector on a screenshot with no navigation bar: its bold, link and more buttons
+    were the system's, which no task taps); any other region as it is."""
+    if region.kind is not BlockKind.NAVIGATION_BAR:
+        return region
+    inside = [e for e in elements if region.box.contains(*e.box.center)]
+    if len(inside) < TOOL_ITEMS or any(e.icon_label in NAMES for e in inside):
+        return region
+    return dataclasses.replace(region, kind=BlockKind.TOOLBAR)
+
+
 def _bar_keys(elements: list[Element], blocks: list[Block]) -> list[Element]:
     """A "check box" in the navigation bar is its recents key, a square outline: an icon
     (the check box finder leaves it out only where the detector found the bar)."""
@@ -136,6 +155,7 @@ def build_screen(
     menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
     regions = [_grown_status_bar(r, elements) for r in regions if not _worded_bar(r, elements)]
+    regions = [_bottom_toolbar(r, elements) for r in regions]
     regions = _key_bar(elements, _tab_regions(elements, regions, w, h), w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
     regions = [*regions, toolbar] if toolbar is not None else regions

@@ -397,11 +397,13 @@ def assemble(
         ]
         sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
         sure = confirmed_fields(pixels, sure, line_boxes)  # a title is no field
-        bar_regions = [
-            blocks_mod.Region(across(e.box, w, h), BlockKind(e.kind.value), "detect")
-            for e in sure
-            if e.kind.value in ("status_bar", "navigation_bar")
-        ]
+        bar_regions = list(
+            dict.fromkeys(  # two parts of one bar stretched across are one bar
+                blocks_mod.Region(across(e.box, w, h), BlockKind(e.kind.value), "detect")
+                for e in sure
+                if e.kind.value in ("status_bar", "navigation_bar")
+            )
+        )
         widgets = [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
         doubtful = [  # under the detector's threshold: kept where nothing else was found
             e
