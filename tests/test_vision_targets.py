@@ -211,6 +211,22 @@ def test_a_dialogs_capital_labels_are_text_buttons_and_a_centred_one_is_a_row() 
     assert alone is not None and (alone.x1, alone.x2) == (0, W)  # a full-width button's row
 
 
+def test_a_capital_title_a_picture_leads_is_a_rows_not_a_text_button() -> None:
+    """MaterialFiles' folder "DCIM" (a folder picture 21 dp left of it) was a 48-dp text
+    button, which cut the list of folders in two: a picture at the screen's left ending
+    14-40 dp before a capital label makes it a row's title; a button's own icon 8 dp
+    before its label ("+ ADD") leaves it a text button."""
+    folder = Element(0, ElementKind.IMAGE, Box(62, 953, 128, 1041))
+    dcim = _text((184, 974, 297, 1021), "DCIM")
+    out = with_targets([folder, dcim], W, H)
+    band = out[1].target
+    assert band is not None and (band.x1, band.x2) == (0, W)
+    plus = Element(0, ElementKind.ICON, Box(600, 1500, 640, 1540))
+    add = _text((660, 1500, 760, 1540), "ADD")  # 20 px = 7.6 dp after its icon
+    button = with_targets([plus, add], W, H)[1].target
+    assert button is not None and abs(button.height - TOUCH_DP * DP) <= 2
+
+
 def _screen_with_dots(centres: list[tuple[int, int]], radius: int = 6) -> np.ndarray:
     pixels = np.full((H, W, 3), 250, np.uint8)
     yy, xx = np.mgrid[0:H, 0:W]

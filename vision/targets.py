@@ -112,6 +112,9 @@ TILE_PAD_DP = 8.0
 #: ends at most ``LEAD_GAP_DP`` before the row's lines start.
 LEAD_DP = 48.0
 LEAD_GAP_DP = 40.0
+#: A picture that leads a label in capitals ends at least this far before it to make
+#: the label a row's title (a text button's own icon is 8 dp from its label).
+LEAD_MIN_GAP_DP = 14.0
 #: Two or more pictures at least this share of a line tall, leading one item's lines,
 #: cut it into rows (:func:`split_by_leading_pictures`).
 LEAD_MIN_LINES = 0.6
@@ -182,7 +185,7 @@ def with_targets(
             band is None
             and len(item) == 1
             and not trailing  # "17 GB" at a row's end is no button
-            and _text_button_label(item[0], elements, width)
+            and _text_button_label(item[0], elements, width, dp)
         ):
             band = _text_button(item[0], boxes, dp, width, height)
         band = band or _band(
@@ -259,17 +262,31 @@ def _caps_label(text: str) -> bool:
     return 0 < len(words) <= 3 and len(text) <= 24 and text.isupper() and text.isascii()
 
 
-def _text_button_label(i: int, elements: Sequence[Element], width: int) -> bool:
+def _text_button_label(i: int, elements: Sequence[Element], width: int, dp: float) -> bool:
     """A label in capitals, not centred on the screen unless another one shares its row
-    (a centred one alone is a full-width button's, whose row is tapped)."""
+    (a centred one alone is a full-width button's, whose row is tapped), and not a list
+    row's title that a picture leads (``_led``: MaterialFiles' folder "DCIM")."""
     e = elements[i]
-    if not _caps_label(e.text):
+    if not _caps_label(e.text) or _led(e.box, elements, dp):
         return False
     if abs(e.box.center[0] - width / 2) > CENTRED * width:
         return True
     return any(
         j != i and o.kind is ElementKind.TEXT and _caps_label(o.text) and same_row(o.box, e.box)
         for j, o in enumerate(elements)
+    )
+
+
+def _led(label: Box, elements: Sequence[Element], dp: float) -> bool:
+    """Whether a picture on ``label``'s row, at the screen's left (within ``LEAD_DP``),
+    ends ``LEAD_MIN_GAP_DP`` to ``LEAD_GAP_DP`` before it starts: a row's leading
+    picture (a button's own icon sits nearer its label)."""
+    return any(
+        o.kind in (ElementKind.ICON, ElementKind.IMAGE)
+        and o.box.x1 <= LEAD_DP * dp
+        and LEAD_MIN_GAP_DP * dp <= label.x1 - o.box.x2 <= LEAD_GAP_DP * dp
+        and same_row(o.box, label)
+        for o in elements
     )
 
 
