@@ -9,7 +9,7 @@ from vision_pages import NAV, plain_page
 
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import Region
-from screenpilot.vision.layout import across, build_screen
+from screenpilot.vision.layout import across, build_screen, one_per_kind
 
 
 def test_a_check_box_in_the_navigation_bar_is_its_recents_key() -> None:
@@ -83,3 +83,14 @@ def test_a_navigation_bar_of_many_items_and_no_keys_is_a_toolbar() -> None:
     keys.append(tools[0])
     kinds = [b.kind for b in build_screen(px, keys, [bar]).blocks]
     assert BlockKind.NAVIGATION_BAR in kinds
+
+
+def test_bars_of_one_kind_that_overlap_are_one() -> None:
+    """EtarCalendar's month view had two status bars, one over the other: overlapping bars
+    of one kind are their union; a navigation bar beside them stays."""
+    first = Region(Box(0, 3, 1080, 62), BlockKind.STATUS_BAR, "detect")
+    second = Region(Box(0, 33, 1080, 70), BlockKind.STATUS_BAR, "detect")
+    nav = Region(Box(0, 2034, 1080, 2160), BlockKind.NAVIGATION_BAR, "detect")
+    merged = one_per_kind([first, second, nav])
+    assert [r.box for r in merged] == [Box(0, 3, 1080, 70), nav.box]
+    assert one_per_kind([nav, nav]) == [nav]

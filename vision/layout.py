@@ -52,6 +52,23 @@ def across(box: Box, w: int, h: int) -> Box:
     return box
 
 
+def one_per_kind(bars: Sequence[blocks_mod.Region]) -> list[blocks_mod.Region]:
+    """The detector's bars with those of one kind that overlap as one, their union (two
+    status bars found one over the other on EtarCalendar's month view, two parts of one
+    navigation bar stretched ``across``)."""
+    out: list[blocks_mod.Region] = []
+    for bar in bars:
+        twin = next(
+            (k for k, o in enumerate(out) if o.kind is bar.kind and o.box.intersection(bar.box)),
+            None,
+        )
+        if twin is None:
+            out.append(bar)
+        else:
+            out[twin] = dataclasses.replace(out[twin], box=Box.around([out[twin].box, bar.box]))
+    return out
+
+
 def merge_bars(
     regions: list[blocks_mod.Region], detected: list[blocks_mod.Region]
 ) -> list[blocks_mod.Region]:

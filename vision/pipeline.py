@@ -65,7 +65,13 @@ from screenpilot.vision.glyphrules import (
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
-from screenpilot.vision.layout import across, build_screen, is_blacked_out, merge_bars
+from screenpilot.vision.layout import (
+    across,
+    build_screen,
+    is_blacked_out,
+    merge_bars,
+    one_per_kind,
+)
 from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
@@ -397,12 +403,12 @@ def assemble(
         ]
         sure = [e for e in seen if e.confidence >= weak_mod.STRONG_CONF]
         sure = confirmed_fields(pixels, sure, line_boxes)  # a title is no field
-        bar_regions = list(
-            dict.fromkeys(  # two parts of one bar stretched across are one bar
+        bar_regions = one_per_kind(  # two parts of one bar stretched across are one bar
+            [
                 blocks_mod.Region(across(e.box, w, h), BlockKind(e.kind.value), "detect")
                 for e in sure
                 if e.kind.value in ("status_bar", "navigation_bar")
-            )
+            ]
         )
         widgets = [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
         doubtful = [  # under the detector's threshold: kept where nothing else was found
