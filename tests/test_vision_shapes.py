@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.shapes import by_shape, switch_drawn
+from screenpilot.vision.shapes import blob_switch, by_shape, switch_drawn
 from screenpilot.vision.states import with_state
 
 
@@ -122,3 +122,17 @@ def test_a_round_button_in_a_square_box_stays_a_picture() -> None:
         switch_drawn(pixels, Element(0, ElementKind.IMAGE, box, confidence=0.7)).kind
         is ElementKind.IMAGE
     )
+
+
+def test_a_switch_found_as_a_blob_of_ink_is_a_switch() -> None:
+    """NetGuard's "Allow tethering" switch, missed by the detector, was found as a blob
+    of ink, an icon the icon model named "wifi": an icon that is a picture of a switch is
+    a switch (on: its thumb at the right); other icons stay as they are."""
+    pixels, box = _thumb_on_track(True)
+    blob = Element(0, ElementKind.ICON, box, confidence=0.3)
+    switch = blob_switch(pixels, blob)
+    assert switch.kind is ElementKind.SWITCH and switch.checked is True
+    glyph = Element(1, ElementKind.ICON, Box(100, 300, 160, 360), confidence=0.3)
+    assert blob_switch(pixels, glyph) == glyph
+    picture = Element(2, ElementKind.IMAGE, box, confidence=0.3)
+    assert blob_switch(pixels, picture) == picture  # the detector's pictures: switch_drawn

@@ -145,13 +145,14 @@ def _bottom_toolbar(region: blocks_mod.Region, elements: Sequence[Element]) -> b
     return dataclasses.replace(region, kind=BlockKind.TOOLBAR)
 
 
-def _bar_keys(elements: list[Element], blocks: list[Block]) -> list[Element]:
+def _bar_keys(elements: list[Element], bars: Sequence[Box]) -> list[Element]:
     """A "check box" in the navigation bar is its recents key, a square outline: an icon
-    (the check box finder leaves it out only where the detector found the bar)."""
-    bars = {b.id for b in blocks if b.kind is BlockKind.NAVIGATION_BAR}
+    (the check box finder leaves it out only where the detector found the bar). So is one
+    in a "navigation bar" that turned out a toolbar (``_bottom_toolbar``): a glyph of
+    Markor's formatting bar, its bin."""
     return [
         dataclasses.replace(e, kind=ElementKind.ICON, checked=None)
-        if e.kind is ElementKind.CHECK_BOX and e.block_id in bars
+        if e.kind is ElementKind.CHECK_BOX and any(b.contains(*e.box.center) for b in bars)
         else e
         for e in elements
     ]
@@ -172,6 +173,7 @@ def build_screen(
     menu in a ``BEHIND`` block."""
     h, w = pixels.shape[:2]
     regions = [_grown_status_bar(r, elements) for r in regions if not _worded_bar(r, elements)]
+    bars = [r.box for r in regions if r.kind is BlockKind.NAVIGATION_BAR]
     regions = [_bottom_toolbar(r, elements) for r in regions]
     regions = _key_bar(elements, _tab_regions(elements, regions, w, h), w, h)
     toolbar = row_toolbar(elements, regions, w, h)  # one in the page's own colour
@@ -190,7 +192,8 @@ def build_screen(
     # row is not one
     bare = {i for i, r in enumerate(ordered, start=1) if r.source in ("rows", "grid")}
     elements = [dataclasses.replace(e, block_id=_home(e.box, blocks)) for e in elements]
-    elements = _bar_keys(elements, blocks)
+    bars += [b.box for b in blocks if b.kind is BlockKind.NAVIGATION_BAR]
+    elements = _bar_keys(elements, bars)
     blocks, elements = _active_tabs(pixels, blocks, elements)
     blocks = group.caption_blocks(blocks, elements, skip=bare)
     if collections:  # describe's "blocks" stage: what lies behind a modal surface too

@@ -86,7 +86,7 @@ from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
 from screenpilot.vision.pills import as_buttons
 from screenpilot.vision.radios import with_radio_buttons
-from screenpilot.vision.shapes import by_shape, switch_drawn
+from screenpilot.vision.shapes import blob_switch, by_shape, switch_drawn
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -430,6 +430,7 @@ def assemble(
             blobs = find_icons(
                 pixels, known, [content_area(w, h)], [e.box for e in texts], page=page
             )
+            blobs = [blob_switch(pixels, b) for b in blobs]  # a switch's thumb on its track
             texts, blobs = settle_title_glyphs(texts, lone, blobs)
             texts = trim_dots(texts, blobs)
             numbers, blobs = read_glyphs(pixels, blobs, reader)  # a lone "1" the OCR missed

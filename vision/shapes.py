@@ -21,8 +21,13 @@ also tells whether it is on (the thumb at the right end). The detector's box may
 the switch's square touch target (which ``by_shape`` made a picture), and where the
 box lies in a coloured bar the track is looked for in the box alone.
 
+A switch the detector missed may be found as a blob of ink (its thumb on its track):
+:func:`blob_switch` makes such an icon a switch the same way (NetGuard's "Allow
+tethering" switch was an icon the icon model named "wifi").
+
     >>> widgets = [by_shape(e) for e in widgets]   # doctest: +SKIP
     >>> widgets = [switch_drawn(pixels, e) for e in widgets]   # doctest: +SKIP
+    >>> blobs = [blob_switch(pixels, e) for e in blobs]   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -88,6 +93,15 @@ def switch_drawn(pixels: RGB, element: Element) -> Element:
     return dataclasses.replace(
         element, kind=ElementKind.SWITCH, box=track, target=None, checked=checked
     )
+
+
+def blob_switch(pixels: RGB, element: Element) -> Element:
+    """``element``, an icon found as a blob of ink, as a switch when it is a picture of
+    one (:func:`switch_drawn`), else as it is."""
+    if element.kind is not ElementKind.ICON:
+        return element
+    drawn = switch_drawn(pixels, dataclasses.replace(element, kind=ElementKind.IMAGE))
+    return drawn if drawn.kind is ElementKind.SWITCH else element
 
 
 def _track(pixels: RGB, box: Box, dp: float) -> tuple[Box, bool | None] | None:
