@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.shapes import blob_switch, by_shape, switch_drawn
+from screenpilot.vision.shapes import blob_switch, by_shape, is_rule, switch_drawn
 from screenpilot.vision.states import with_state
 
 
@@ -136,3 +136,18 @@ def test_a_switch_found_as_a_blob_of_ink_is_a_switch() -> None:
     assert blob_switch(pixels, glyph) == glyph
     picture = Element(2, ElementKind.IMAGE, box, confidence=0.3)
     assert blob_switch(pixels, picture) == picture  # the detector's pictures: switch_drawn
+
+
+def test_a_box_holding_only_a_line_across_it_is_a_rule() -> None:
+    """EtarCalendar's drawer had a 0.75 "button" round the divider between its groups: a
+    box whose ink is one thin band of rows across its width holds only a rule; a button
+    with a label, an underlined field's line with its text, and an empty box are not."""
+    pixels = np.full((2400, 1080, 3), 250, np.uint8)
+    pixels[610:613, 0:760] = 218  # the divider, 3 px (1.1 dp at 420 dpi)
+    assert is_rule(pixels, Box(16, 581, 731, 641))
+    pixels[1000:1004, 100:700] = 120  # an underline ...
+    pixels[940:980, 110:300] = 30  # ... under its text
+    assert not is_rule(pixels, Box(90, 930, 710, 1010))
+    pixels[1400:1440, 200:320] = 40  # a thick bar is a shape, not a rule
+    assert not is_rule(pixels, Box(180, 1380, 340, 1460))
+    assert not is_rule(pixels, Box(500, 1800, 700, 1900))  # nothing drawn

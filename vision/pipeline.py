@@ -86,7 +86,7 @@ from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
 from screenpilot.vision.pills import as_buttons
 from screenpilot.vision.radios import with_radio_buttons
-from screenpilot.vision.shapes import blob_switch, by_shape, switch_drawn
+from screenpilot.vision.shapes import blob_switch, by_shape, is_rule, switch_drawn
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -187,6 +187,10 @@ ICON_MAX_SHORT = 0.2
 #: Widgets inside which the blob finder looks for icons (a field's leading and
 #: trailing icons, a drop-down's check or arrow); not buttons (their glyph is theirs).
 INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
+
+
+#: Detected kinds that must hold more than a line across them (``shapes.is_rule``).
+RULED = (ElementKind.BUTTON, ElementKind.IMAGE, ElementKind.ICON)
 
 
 def _timed(fn: Callable[[], T]) -> tuple[T, float]:
@@ -394,6 +398,9 @@ def assemble(
             # button), a picture of a track with a thumb at one end a switch
             for e in obs.widgets
             if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, words))
+        ]
+        seen = [  # a drawer's divider found as a button holds nothing but its line
+            e for e in seen if not (e.kind in RULED and is_rule(pixels, e.box))
         ]
         bars = [e.box for e in seen if e.kind is ElementKind.SEEK_BAR]
         texts = [  # the knob read as a symbol is the bar's, not a text

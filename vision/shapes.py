@@ -27,7 +27,12 @@ tethering" switch was an icon the icon model named "wifi").
 
     >>> widgets = [by_shape(e) for e in widgets]   # doctest: +SKIP
     >>> widgets = [switch_drawn(pixels, e) for e in widgets]   # doctest: +SKIP
+A detected button, picture or icon that holds nothing but a line across it (a
+drawer's divider between its groups, found as a 0.75 button on EtarCalendar's drawer)
+is no widget: :func:`is_rule` tells it, and describe leaves it out.
+
     >>> blobs = [blob_switch(pixels, e) for e in blobs]   # doctest: +SKIP
+    >>> widgets = [e for e in widgets if not is_rule(pixels, e.box)]   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -93,6 +98,32 @@ def switch_drawn(pixels: RGB, element: Element) -> Element:
     return dataclasses.replace(
         element, kind=ElementKind.SWITCH, box=track, target=None, checked=checked
     )
+
+
+#: Pixels further than this from a box's median colour (in any channel) are ink ...
+RULE_INK = 24
+#: ... and a box whose ink lies in rows at most this many dp tall (at least 2 pixels) ...
+RULE_DP = 1.5
+#: ... each of them inked across this share of the box's width, holds only a rule.
+RULE_ACROSS = 0.8
+
+
+def is_rule(pixels: RGB, box: Box) -> bool:
+    """Whether ``box`` of ``pixels`` holds only a horizontal line across it (a divider):
+    its ink in one band of rows at most ``RULE_DP`` tall, each row inked across
+    ``RULE_ACROSS`` of the width; a box with no ink at all is not a rule."""
+    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2].astype(np.int16)
+    if patch.size == 0 or patch.shape[0] < 4:
+        return False
+    median = np.median(patch.reshape(-1, patch.shape[-1]), axis=0).astype(np.int16)
+    ink = (np.abs(patch - median) > RULE_INK).any(axis=-1)
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return False
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
+    if rows[-1] - rows[0] + 1 > max(2.0, RULE_DP * dp):
+        return False
+    return bool((ink[rows].mean(axis=1) >= RULE_ACROSS).all())
 
 
 def blob_switch(pixels: RGB, element: Element) -> Element:
