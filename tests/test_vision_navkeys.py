@@ -164,6 +164,23 @@ def test_keys_inside_the_detected_bar_are_found_from_its_pixels(outline: bool) -
     assert keys_of_bar(px, bar, named) == []  # the keys are elements already
 
 
+def test_a_picture_found_on_one_key_stands_for_it_and_the_others_are_found() -> None:
+    """The simulator's shop results: the detector's bar missed the back key, which the
+    detector found as a weak picture; with the bar run across the screen the home and
+    recents keys are still found (named with the back key), and the picture stays the
+    back key's element; a larger box over a key still stops the search."""
+    from screenpilot.vision.navkeys import keys_of_bar
+
+    xs = (328, 540, 750)
+    px = _keys(xs=xs)
+    bar = Box(0, H - 126, W, H)
+    back = Element(1, ElementKind.IMAGE, Box(328 - S - 8, CY - S - 8, 328 + S + 8, CY + S + 8))
+    found = keys_of_bar(px, bar, [back])
+    assert sorted(e.icon_label for e in found) == [HOME, RECENTS]
+    card = Element(1, ElementKind.IMAGE, Box(200, CY - 3 * S, 460, CY + 3 * S))
+    assert keys_of_bar(px, bar, [card]) == []
+
+
 def test_no_keys_in_a_bar_without_the_home_circle() -> None:
     from screenpilot.vision.navkeys import keys_of_bar
 

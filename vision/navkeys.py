@@ -180,7 +180,8 @@ def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Elem
     colour (its median), of a key's size, each judged by its outline; kept only when they
     make a key row as :func:`name_nav_keys` names one (the home circle at the middle).
     Returns the named keys as new icons (id 0), none when ``elements`` has a key already
-    or a box of ``elements`` lies on one."""
+    or a box of ``elements`` lies on one, unless that box is a picture of the key itself
+    (then the key is named with the others and left to that picture)."""
     import cv2
 
     if any(e.icon_label in NAMES and bar.contains(*e.box.center) for e in elements):
@@ -199,6 +200,7 @@ def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Elem
     dp = dp_size(w, h)
     small, large = MIN_KEY * dp, MAX_KEY * dp
     found: list[Element] = []
+    taken: set[Box] = set()  # keys a picture of ``elements`` stands for already
     for x, y, bw, bh, _area in stats[1:count]:
         if not (small <= bw <= large and small <= bh <= large):
             continue
@@ -209,10 +211,25 @@ def keys_of_bar(pixels: RGB, bar: Box, elements: Sequence[Element]) -> list[Elem
             min(w, x1 + x + bw + pad),
             min(h, y1 + y + bh + pad),
         )
-        if any(e.box.intersection(box) > 0.1 * box.area for e in elements):
+        on = [e for e in elements if e.box.intersection(box) > 0.1 * box.area]
+        if any(not _stands_for(e.box, e.kind, box) for e in on):
             return []
+        if on:
+            taken.add(box)
         found.append(Element(0, ElementKind.ICON, box, clickable=True, confidence=0.5))
-    return [e for e in name_nav_keys(pixels, found) if e.icon_label]
+    return [e for e in name_nav_keys(pixels, found) if e.icon_label and e.box not in taken]
+
+
+def _stands_for(found: Box, kind: ElementKind, key: Box) -> bool:
+    """Whether an element already there (``found``, of ``kind``) is the key ``key``
+    itself: a picture holding the key's centre, at most twice its size each way (the
+    detector's weak box on the back key when its bar was found without it)."""
+    return (
+        kind in (ElementKind.ICON, ElementKind.IMAGE)
+        and found.contains(*key.center)
+        and found.width <= 2 * key.width
+        and found.height <= 2 * key.height
+    )
 
 
 def is_key_row(row: Sequence[Element]) -> bool:
