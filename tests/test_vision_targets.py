@@ -10,7 +10,7 @@ import numpy as np
 from screenpilot.model import BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blobs import content_area, find_icons
 from screenpilot.vision.blocks import Region
-from screenpilot.vision.targets import TOUCH_DP, with_targets
+from screenpilot.vision.targets import LEAD_MAX_DP, TOUCH_DP, with_targets
 
 W, H = 1080, 2400
 DP = W / 411
@@ -349,9 +349,15 @@ def test_a_rows_leading_icon_takes_the_rows_title_and_a_trailing_one_does_not() 
     assert out[0].icon_label == "wifi" and out[1].text == "Network & internet"
     assert out[3].caption == "" and out[3].target is not None
     assert out[3].target.width < band.width / 4
-    # a picture as big as a touch target is no row's icon (a thumbnail, a card's image)
-    big = Element(0, ElementKind.IMAGE, Box(20, 430, 20 + int(TOUCH_DP * DP) + 2, 600))
+    # a picture over LEAD_MAX_DP is no row's icon (a thumbnail, a card's image) ...
+    side = int(LEAD_MAX_DP * DP) + 2
+    big = Element(0, ElementKind.IMAGE, Box(20, 430, 20 + side, 430 + side))
     assert with_targets([big, title, summary], W, H)[0].caption == ""
+    # ... but Material's 56-dp list image is (and a glyph in a detector box 49 dp tall:
+    # MaterialFiles' folder "Download")
+    side = int(56 * DP)
+    avatar = Element(0, ElementKind.IMAGE, Box(20, 515 - side // 2, 20 + side, 515 + side // 2))
+    assert with_targets([avatar, title, summary], W, H)[0].caption == "Network & internet"
 
 
 def test_an_app_bars_navigation_icon_is_not_named_by_the_screens_title() -> None:

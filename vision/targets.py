@@ -112,6 +112,9 @@ TILE_PAD_DP = 8.0
 #: ends at most ``LEAD_GAP_DP`` before the row's lines start.
 LEAD_DP = 48.0
 LEAD_GAP_DP = 40.0
+#: A row's leading picture is at most this many dp each way (Material's list image is
+#: 56 dp; MaterialFiles' folder glyph came with a detector box 49 dp tall).
+LEAD_MAX_DP = 64.0
 #: A picture that leads a label in capitals ends at least this far before it to make
 #: the label a row's title (a text button's own icon is 8 dp from its label).
 LEAD_MIN_GAP_DP = 14.0
@@ -209,12 +212,12 @@ def _leading_pictures(
     regions: Sequence[Region] = (),
 ) -> dict[int, str]:
     """Pictures that lead a text row (a settings row's icon, a contact's avatar): a
-    small picture with no name of its own, inside the row band of an item whose lines
-    start right of it, within ``LEAD_GAP_DP`` of it, and itself within ``LEAD_DP`` of
-    the band's left edge. It is named by the row: it takes the row's title (the item's
-    first line beside it: an item found in a dense list can hold several rows) as its
-    caption, and keeps its own target (on real screens such an icon
-    is sometimes a button of its own); the lines stay texts. Not an app bar's
+    picture at most ``LEAD_MAX_DP`` each way with no name of its own, inside the row
+    band of an item whose lines start right of it, within ``LEAD_GAP_DP`` of it, and
+    itself within ``LEAD_DP`` of the band's left edge. It is named by the row: it takes
+    the row's title (the item's first line beside it: an item found in a dense list can
+    hold several rows) as its caption, and keeps its own target (on real screens such
+    an icon is sometimes a button of its own); the lines stay texts. Not an app bar's
     navigation icon before the screen's title (a menu or back glyph, in a toolbar or
     within ``APP_BAR_DP`` of the top): it opens a drawer or goes back."""
     out: dict[int, str] = {}
@@ -225,7 +228,7 @@ def _leading_pictures(
             or e.text
             or e.caption
             or e.icon_label in NAVIGATION_GLYPHS
-            or max(e.box.width, e.box.height) >= TOUCH_DP * dp
+            or max(e.box.width, e.box.height) > LEAD_MAX_DP * dp
             or e.box.center[1] < APP_BAR_DP * dp
             or any(b.contains(*e.box.center) for b in bars)
         ):
