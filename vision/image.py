@@ -37,6 +37,8 @@ from screenpilot.errors import ImageError
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
+    from screenpilot.model import Box
+
 RGB: TypeAlias = npt.NDArray[np.uint8]
 ImageInput: TypeAlias = (
     "str | os.PathLike[str] | bytes | bytearray | PILImage.Image | npt.NDArray[Any]"
@@ -290,6 +292,17 @@ def channel_mean(pixels: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     total += pixels[..., 2]
     total /= 3
     return total
+
+
+def off_median(pixels: npt.NDArray[Any], box: Box, spread: int) -> npt.NDArray[np.bool_] | None:
+    """The pixels of ``box`` (clipped to the image) further than ``spread``
+    from the box's median colour in some channel, as a mask of the box's shape: its ink
+    on its own background (None for an empty box)."""
+    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2].astype(np.int16)
+    if patch.size == 0:
+        return None
+    median = np.median(patch.reshape(-1, patch.shape[-1]), axis=0).astype(np.int16)
+    return np.asarray((np.abs(patch - median) > spread).any(axis=-1))
 
 
 def border_colour(crop: npt.NDArray[Any]) -> npt.NDArray[Any]:

@@ -127,9 +127,9 @@ def _worded_bar(region: blocks_mod.Region, elements: Sequence[Element]) -> bool:
 
 
 #: A navigation bar holds its three keys (four with a keyboard switcher) or a gesture
-#: pill: a "navigation bar" holding this many elements, none of them a key...
+#: pill: a "navigation bar" holding this many elements, none of them a key (the keys'
+#: names: ``vision.navkeys.NAMES``), is an app's bottom toolbar.
 TOOL_ITEMS = 4
-#: ... is an app's bottom toolbar (the keys' names: ``vision.navkeys.NAMES``).
 
 
 def _bottom_toolbar(region: blocks_mod.Region, elements: Sequence[Element]) -> blocks_mod.Region:

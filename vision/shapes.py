@@ -27,6 +27,7 @@ tethering" switch was an icon the icon model named "wifi").
 
     >>> widgets = [by_shape(e) for e in widgets]   # doctest: +SKIP
     >>> widgets = [switch_drawn(pixels, e) for e in widgets]   # doctest: +SKIP
+
 A detected button, picture or icon that holds nothing but a line across it (a
 drawer's divider between its groups, found as a 0.75 button on EtarCalendar's drawer)
 is no widget: :func:`is_rule` tells it, and describe leaves it out.
@@ -43,7 +44,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import RGB, border_colour, colour_distance
+from screenpilot.vision.image import RGB, border_colour, colour_distance, off_median
 
 #: A switch's box is at least this many times wider than tall.
 SWITCH_RATIO = 1.3
@@ -112,11 +113,9 @@ def is_rule(pixels: RGB, box: Box) -> bool:
     """Whether ``box`` of ``pixels`` holds only a horizontal line across it (a divider):
     its ink in one band of rows at most ``RULE_DP`` tall, each row inked across
     ``RULE_ACROSS`` of the width; a box with no ink at all is not a rule."""
-    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2].astype(np.int16)
-    if patch.size == 0 or patch.shape[0] < 4:
+    ink = off_median(pixels, box, RULE_INK)
+    if ink is None or ink.shape[0] < 4:
         return False
-    median = np.median(patch.reshape(-1, patch.shape[-1]), axis=0).astype(np.int16)
-    ink = (np.abs(patch - median) > RULE_INK).any(axis=-1)
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size == 0:
         return False

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, off_median
 
 #: The floor ``describe`` asks the detector for...
 WEAK_CONF = 0.05
@@ -44,12 +42,8 @@ BLANK_SPREAD = 24
 
 def is_blank(pixels: RGB, box: Box) -> bool:
     """Whether ``box`` of ``pixels`` is one colour (``BLANK_SPREAD``): nothing to tap."""
-    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2]
-    if patch.size == 0:
-        return True
-    flat = patch.reshape(-1, patch.shape[-1]).astype(np.int16)
-    median = np.median(flat, axis=0).astype(np.int16)
-    return int(np.abs(flat - median).max()) <= BLANK_SPREAD
+    ink = off_median(pixels, box, BLANK_SPREAD)
+    return ink is None or not ink.any()
 
 
 def keep_weak(weak: Sequence[Element], known: Sequence[Box], span: int) -> list[Element]:
