@@ -14,6 +14,7 @@ import pytest
 
 from screenpilot.errors import ConfigError, LLMError, LLMResponseError, PlannerError
 from screenpilot.planner.llm import OpenAIChat, check_settings
+from screenpilot.planner.llm.client import MIN_TRY
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 
@@ -220,6 +221,30 @@ def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
     assert info.value.kind == "server error"
     assert endpoint.requests == 3  # tries at t=0, 4, 8; 12 > 10
     assert "gave up after 3 tries within llm.deadline (10s)" in info.value.message
+
+
+def test_no_retry_starts_with_too_little_of_the_deadline_left(serve: list[RawEndpoint]) -> None:
+    """A retry that would start 0.05 s before the deadline is not made (it would be
+    abandoned, and the error would name the timeout, not why the tries failed)."""
+    clock = [0.0]
+    endpoint = RawEndpoint(Answer(b'{"error": {"message": "busy"}}', status=503))
+    serve.append(endpoint)
+    llm = OpenAIChat(
+        base_url=endpoint.url,
+        model="m",
+        api_key="k",
+        max_retries=10,
+        backoff=4.0,
+        max_backoff=4.0,
+        deadline=8.0 + MIN_TRY / 2,
+        jitter=lambda: 1.0,
+        clock=lambda: clock[0],
+        sleep=lambda s: clock.__setitem__(0, clock[0] + s),
+    )
+    with pytest.raises(LLMError) as info:
+        llm.complete(MESSAGES)
+    assert info.value.kind == "server error"
+    assert endpoint.requests == 2  # tries at t=0 and 4; one at 8 would have 0.05 s
 
 
 def test_unreachable_names_its_kind() -> None:

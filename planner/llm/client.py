@@ -31,6 +31,11 @@ log = logging.getLogger(__name__)
 #: A placeholder key for servers that want none (vLLM, Ollama, llama.cpp); the
 #: ``openai`` package refuses to start without one.
 NO_KEY = "not-needed"
+#: A retry is started only with at least this many seconds of the deadline left: a try
+#: with less is abandoned before it can fail on its own, and the error then says the
+#: endpoint "did not answer within 0.0007s" instead of why the tries failed (an
+#: unreachable endpoint's retries could land just under the deadline).
+MIN_TRY = 0.1
 
 
 @dataclass(kw_only=True)
@@ -107,12 +112,13 @@ class OpenAIChat:
         )
 
     def _wait(self, attempt: int, retry: Retry, ends: float) -> bool:
-        """Sleep before the next try; False when that would pass the deadline."""
+        """Sleep before the next try; False when that would leave the try less than
+        ``MIN_TRY`` of the deadline."""
         delay = min(self.max_backoff, self.backoff * 2**attempt)
         if retry.after is not None:
             delay = min(self.max_backoff, max(delay, retry.after))
         delay *= 0.5 + self.jitter() / 2
-        if self.clock() + delay >= ends:
+        if self.clock() + delay >= ends - MIN_TRY:
             return False
         self.retries += 1
         log.warning(
