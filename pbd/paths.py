@@ -32,7 +32,7 @@ def op_words(action: Action, screen: Screen) -> str:
     elif action.point is not None:
         e = _element_at(screen, action.point)
     if e is not None:
-        label = e.label or f"{e.kind.value.replace('_', ' ')} at {e.box.center}"
+        label = e.label or f"{e.kind.words} at {e.box.center}"
     k = action.kind
     if k in (ActionKind.TAP, ActionKind.LONG_PRESS):
         verb = "tap" if k is ActionKind.TAP else "long press"

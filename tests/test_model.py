@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -26,6 +27,7 @@ from screenpilot.model import (
     Sensitivity,
     Step,
     Trajectory,
+    describe_element,
 )
 
 texts = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=20)
@@ -317,3 +319,37 @@ def test_trajectory_add_and_pop() -> None:
     assert traj.to_messages()[0]["content"] == "Task: turn on wifi"
     with pytest.raises(DataError, match="task must not be empty"):
         Trajectory(task="  ")
+
+
+def test_a_radio_option_is_named_a_radio_button() -> None:
+    """One ``radio_group`` element is one option (the detector's class name): describe,
+    actions and the overlay's legend call it a radio button, the JSON keeps the value."""
+    option = Element(
+        5,
+        ElementKind.RADIO_GROUP,
+        Box(40, 300, 1000, 380),
+        caption="Sort by name",
+        clickable=True,
+        selected=True,
+    )
+    screen = Screen(width=1080, height=2400, elements=(option,))
+    assert "[5] radio button labelled 'Sort by name' (selected)" in screen.describe()
+    assert Action(ActionKind.TAP, element=5).describe(screen) == (
+        "Tap the 'Sort by name' radio button"
+    )
+    assert Screen.from_json(screen.to_json()).elements[0].kind is ElementKind.RADIO_GROUP
+    assert '"radio_group"' in screen.to_json()
+    assert ElementKind.CHECK_BOX.words == "check box"
+
+
+def test_an_icon_says_icon_once() -> None:
+    back = Element(1, ElementKind.ICON, Box(0, 2300, 100, 2400), icon_label="back")
+    gear = Element(2, ElementKind.ICON, Box(0, 200, 100, 300), icon_label="settings")
+    gear = dataclasses.replace(gear, caption="Settings")
+    add = Element(3, ElementKind.BUTTON, Box(900, 2000, 1040, 2140), icon_label="add")
+    lines = [describe_element(e) for e in (back, gear, add)]
+    assert lines == [
+        "[1] icon 'back'",
+        "[2] icon labelled 'Settings' icon 'settings'",
+        "[3] button icon 'add'",
+    ]

@@ -133,7 +133,7 @@ def _with_legend(image: PILImage.Image, screen: Screen, unit: int) -> PILImage.I
     kinds = sorted({e.kind for e in screen.elements}, key=lambda k: k.value)
     font = _font(10 * unit)
     row_h = 16 * unit
-    items = [(k.value.replace("_", " "), KIND_COLOURS.get(k, (0, 0, 0))) for k in kinds]
+    items = [(k.words, KIND_COLOURS.get(k, (0, 0, 0))) for k in kinds]
     items += [("block", BLOCK_COLOUR), ("tab bar / selected", TAB_COLOUR)]
     per_row = max(1, image.width // (90 * unit))
     rows = (len(items) + per_row - 1) // per_row

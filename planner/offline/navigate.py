@@ -83,7 +83,7 @@ OVERFLOW = frozenset(
 def describe_for_match(e: Element, screen: Screen) -> str:
     """The text an element is matched on: label, kind, block caption, app purpose."""
     label = e.label
-    parts = [label, e.kind.value.replace("_", " ")]
+    parts = [label, e.kind.words]
     if e.block_id is not None:
         caption = screen.block(e.block_id).caption
         if caption and caption != label:

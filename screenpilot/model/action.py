@@ -113,7 +113,7 @@ class Action(Record):
                 try:
                     e = screen.element(self.element)
                     label = f" '{e.label}'" if e.label else ""
-                    target = f"the{label} {e.kind.value.replace('_', ' ')}"
+                    target = f"the{label} {e.kind.words}"
                 except KeyError:
                     target = f"element {self.element} (not on screen)"
         elif self.point is not None:

@@ -26,6 +26,13 @@ class ElementKind(StrEnum):
     TEXT = "text"
     ICON = "icon"
 
+    @property
+    def words(self) -> str:
+        """The kind as describe, the overlay's legend and the planners name it: the value
+        in words, except ``radio_group`` (the detector's class name, one option each,
+        with its label), which is a "radio button"."""
+        return "radio button" if self is ElementKind.RADIO_GROUP else self.value.replace("_", " ")
+
 
 #: The detector's classes, in the order of their YOLO class ids.
 WIDGET_CLASSES: tuple[ElementKind, ...] = tuple(ElementKind)[:12]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from screenpilot.model.elements import Block, Element, Sensitivity
-from screenpilot.model.kinds import BlockKind
+from screenpilot.model.kinds import BlockKind, ElementKind
 from screenpilot.model.record import Record, fail
 
 #: A capture no brighter than this on any channel is black: a FLAG_SECURE screen
@@ -141,7 +141,7 @@ KEYBOARD_LINE = (
 
 def describe_element(e: Element, *, active: bool = False) -> str:
     """One line for one element: ``[id] kind 'label' (state)``."""
-    kind = e.kind.value.replace("_", " ")
+    kind = e.kind.words
     parts = [f"[{e.id}] {kind}"]
     if e.text and e.hint:
         parts.append(f"(empty, hint '{e.text}')")
@@ -150,7 +150,9 @@ def describe_element(e: Element, *, active: bool = False) -> str:
     if e.caption and e.caption != e.text:
         parts.append(f"labelled '{e.caption}'")
     if e.icon_label and not e.text:
-        parts.append(f"icon '{e.icon_label}'")
+        # an icon says "icon" once: "[7] icon 'back'", not "[7] icon icon 'back'"
+        bare = e.kind is ElementKind.ICON and len(parts) == 1
+        parts.append(f"'{e.icon_label}'" if bare else f"icon '{e.icon_label}'")
     states = []
     if e.checked is not None:
         states.append("on" if e.checked else "off")
