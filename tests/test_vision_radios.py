@@ -131,6 +131,19 @@ def test_with_radio_buttons_replaces_pictures_of_the_rings_and_keeps_an_option()
     assert kept[0] is option and len(kept) == 2  # the first ring is the option's
 
 
+def test_a_loose_empty_button_round_a_ring_gives_way_but_not_one_holding_more() -> None:
+    """NetGuard's sort menu: a 156 x 136 px "button" round the chosen 60 px ring (5.9x
+    its area), nothing but the menu's white round it."""
+    pixels = _dialog(["Sort by name", "Sort by data usage"], chosen=0, ring_x=900)
+    loose = Element(0, ElementKind.BUTTON, Box.of(822, 532, 978, 668), confidence=0.7)
+    out = with_radio_buttons(pixels, [loose])
+    assert [e.kind for e in out] == [ElementKind.RADIO_GROUP] * 2
+    cv2.rectangle(pixels, (830, 640), (850, 660), (0, 120, 200), -1)  # something else in it
+    assert loose in with_radio_buttons(pixels, [loose])
+    huge = Element(0, ElementKind.BUTTON, Box.of(780, 480, 1020, 720), confidence=0.7)  # 16x
+    assert huge in with_radio_buttons(_dialog(["A", "B"], chosen=0, ring_x=900), [huge])
+
+
 def test_describe_names_each_option_by_its_label() -> None:
     pixels = _dialog(["Allow all the time", "Deny"], chosen=1)
     screen = describe(pixels, stages=("ocr", "detect", "blocks"))

@@ -34,7 +34,6 @@ from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.checkboxes import (
     CONTRAST,
-    LOOSE_FACTOR,
     PLAIN,
     STATUS_DP,
     dedupe,
@@ -107,6 +106,10 @@ GAP_PAGE = 0.8
 #: centres share a column or a row within ``ALIGNED`` of a side.
 SAME_SIZE = 0.2
 ALIGNED = 0.15
+#: A detection holding nothing but a found ring and the plain page round it may be up to
+#: this many times the ring's area: NetGuard's sort menu had a 156 x 136 px "button"
+#: round its chosen 60 px ring (5.9x), a second element on one option.
+EMPTY_FACTOR = 8.0
 FOUND_CONFIDENCE = 0.6
 
 
@@ -230,14 +233,14 @@ def with_radio_buttons(pixels: np.ndarray, widgets: Sequence[Element]) -> list[E
 def _empty_beside(pixels: np.ndarray, ring: Box, widget: Element) -> bool:
     """Whether ``widget`` is a detection of ``ring`` shifted off it onto the empty page
     beside it (the shipped detector boxes Android's permission dialog's rings as a check
-    box 25 dp to their left): a picture, button or check box on the ring's row, touching
-    it, at most ``LOOSE_FACTOR`` times its area, that outside the ring holds nothing but
-    the page."""
+    box 25 dp to their left) or a loose box round it: a picture, button or check box on
+    the ring's row, touching it, at most ``EMPTY_FACTOR`` times its area, that outside the
+    ring holds nothing but the page."""
     box = widget.box
     if widget.kind not in (ElementKind.IMAGE, ElementKind.BUTTON, ElementKind.CHECK_BOX):
         return False
     side = ring.height
-    if abs(box.center[1] - ring.center[1]) > ALIGNED * side or box.area > LOOSE_FACTOR * ring.area:
+    if abs(box.center[1] - ring.center[1]) > ALIGNED * side or box.area > EMPTY_FACTOR * ring.area:
         return False
     if box.x1 > ring.x2 + ALIGNED * side or box.x2 < ring.x1 - ALIGNED * side:
         return False
