@@ -42,6 +42,7 @@ from screenpilot.vision.answers import checked_answer
 from screenpilot.vision.backdrop import find_backdrop_pictures
 from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dots
 from screenpilot.vision.caret import strip_carets
+from screenpilot.vision.charts import chart_areas, on_chart
 from screenpilot.vision.checkboxes import same_square, with_check_boxes
 from screenpilot.vision.checkgrid import complete_grid
 from screenpilot.vision.density import PHONE_DP, density_scope, in_context, short_side
@@ -402,6 +403,8 @@ def assemble(
         seen = [  # a drawer's divider found as a button holds nothing but its line
             e for e in seen if not (e.kind in RULED and is_rule(pixels, e.box))
         ]
+        charts = chart_areas(texts, w)  # a chart's bands found as buttons and fields
+        seen = [e for e in seen if not on_chart(e, charts, texts)]
         bars = [e.box for e in seen if e.kind is ElementKind.SEEK_BAR]
         texts = [  # the knob read as a symbol is the bar's, not a text
             t
@@ -483,7 +486,8 @@ def assemble(
             fills=fills,
             drawer=drawer,
         )
-        widgets += found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
+        fields = found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
+        widgets += [f for f in fields if not on_chart(f, charts, texts)]  # not grid bands
         widgets, free = _match_texts(widgets, texts, menu, 0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
