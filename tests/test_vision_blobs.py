@@ -125,3 +125,27 @@ def test_dots_inside_a_line_are_letters_and_stay_its_words() -> None:
     line = TextLine("Add", Box(280, 990, 400, 1040), 0.99)
     screen = assemble(pixels, Observations((line,), ()), ("detect",), icons=None, reports={})
     assert [(e.kind, e.text) for e in screen.elements] == [(ElementKind.TEXT, "Add")]
+
+
+def _bars(pairs: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """A dark player page (NewPipe's) with white bars drawn: (x, y, width, height)."""
+    pixels = np.full((1920, 1080, 3), 33, np.uint8)
+    for x, y, bw, bh in pairs:
+        pixels[y : y + bh, x : x + bw] = 255
+    return pixels
+
+
+def test_two_bars_side_by_side_are_a_pause_glyph() -> None:
+    """NewPipe's player: two bars 23 x 84 px, 27 px apart, its largest button."""
+    area = [Box(0, 100, 1080, 1920)]
+    pause = find_icons(_bars([(505, 1624, 23, 84), (555, 1624, 23, 84)]), [], area)
+    assert [(e.icon_label, e.kind) for e in pause] == [("pause", ElementKind.ICON)]
+    assert pause[0].box.contains(516, 1666) and pause[0].box.contains(566, 1666)
+    for other in (
+        [(505, 1624, 23, 84)],  # one bar alone
+        [(505, 1624, 23, 84), (555, 1624, 23, 50)],  # bars of two heights
+        [(505, 1624, 23, 84), (700, 1624, 23, 84)],  # far apart
+        [(505, 1624, 23, 84), (555, 1700, 23, 84)],  # on other rows
+        [(505, 1500, 23, 300), (555, 1500, 23, 300)],  # a chart's bars, too tall
+    ):
+        assert [e for e in find_icons(_bars(other), [], area) if e.icon_label == "pause"] == []

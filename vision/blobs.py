@@ -15,7 +15,8 @@ dots in a line (⋮, ⋯), too thin to pass as an icon by their box, are kept to
 labelled ``more_options`` (what the glyph means on every Android screen). A column of
 three dots is kept even where an OCR line's box takes it in at the line's start or end
 (OCR reads ⋮ as ":" and boxes it with the words, "：Print Spooler"); :func:`trim_dots`
-then gives the line back its words alone.
+then gives the line back its words alone. Two solid upright bars side by side, each too
+narrow to pass as an icon, are one, labelled ``pause`` (⏸).
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ MORE_OPTIONS = "more_options"
 MIN_SIDE, MAX_SIDE = 0.03, 0.11
 #: A blob of one stroke may be this many times wider than tall (a chevron, ﹀).
 MAX_WIDE = 2.5
+#: Two solid upright bars side by side are a pause glyph (⏸; NewPipe's player had its
+#: largest button unfound): each bar 2.5-6 times taller than wide, ink over
+#: ``BAR_FILL`` of its box, the gap between their dilated boxes at most ``BAR_GAP``
+#: of a bar's width.
+PAUSE = "pause"
+BAR_TALL = (2.5, 6.0)
+BAR_FILL = 0.85
+BAR_GAP = 1.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,19 +115,27 @@ def find_icons(
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Element] = []
+    blobs: list[tuple[int, int, int, int, str]] = []  # x, y, bw, bh (dilated), label
+    bars: list[tuple[int, int, int, int]] = []
     for i in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         dots = _dots(raw[y : y + bh, x : x + bw], bw, bh, lo, hi)
         if not dots and not _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
+            if _bar(raw[y : y + bh, x : x + bw], lo, hi):
+                bars.append((x, y, bw, bh))
             continue
         if area < 0.2 * bw * bh:
             continue
+        blobs.append((x, y, bw, bh, MORE_OPTIONS if dots else ""))
+    blobs += [(*pair, PAUSE) for pair in _bar_pairs(bars)]
+    for x, y, bw, bh, label in blobs:
         box = Box.of(
             (x + grow) * step, (y + grow) * step, (x + bw - grow) * step, (y + bh - grow) * step
         )
         if box.width <= 0 or box.height <= 0:
             continue
         covering = [k for k in known if k.intersection(box) > 0.1 * box.area]
+        dots = label == MORE_OPTIONS
         if covering and not (
             dots and bh > bw and all(k in lines and _at_end(box, k) for k in covering)
         ):
@@ -126,16 +143,41 @@ def find_icons(
         if not any(min(f.y2, box.y2) - max(f.y1, box.y1) >= 0.5 * box.height for f in fields):
             continue
         found.append(
-            Element(
-                0,
-                ElementKind.ICON,
-                box,
-                clickable=True,
-                confidence=0.3,
-                icon_label=MORE_OPTIONS if dots else "",
-            )
+            Element(0, ElementKind.ICON, box, clickable=True, confidence=0.3, icon_label=label)
         )
     return found
+
+
+def _bar(raw: np.ndarray, lo: float, hi: float) -> bool:
+    """Whether a blob too narrow to pass as an icon (``raw``: its undilated mask) is one
+    solid upright bar, ``BAR_TALL`` times taller than wide, as tall as an icon."""
+    ys, xs = np.nonzero(raw)
+    if ys.size == 0:
+        return False
+    tall, wide = int(ys.max() - ys.min()) + 1, int(xs.max() - xs.min()) + 1
+    if not (lo <= tall <= hi and BAR_TALL[0] * wide <= tall <= BAR_TALL[1] * wide):
+        return False
+    return ys.size >= BAR_FILL * tall * wide
+
+
+def _bar_pairs(bars: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Two bars of one size side by side (a pause glyph, ⏸): the same rows within a
+    tenth of their height, their widths within a fifth, apart by ``BAR_GAP`` of a
+    bar's width (dilated boxes, gaps between them included). Each bar joins one pair."""
+    pairs: list[tuple[int, int, int, int]] = []
+    used: set[int] = set()
+    for i, (x, y, bw, bh) in enumerate(bars):
+        for j, (x2, y2, bw2, bh2) in enumerate(bars):
+            if j <= i or i in used or j in used:
+                continue
+            (ax, ay, aw, ah), (bx, by, cw, ch) = sorted([(x, y, bw, bh), (x2, y2, bw2, bh2)])
+            same = abs(ah - ch) <= 0.1 * ah and abs(ay - by) <= 0.1 * ah
+            same = same and abs(aw - cw) <= 0.2 * aw
+            if same and 0 < bx - (ax + aw) <= BAR_GAP * aw:
+                used.update((i, j))
+                top = min(ay, by)
+                pairs.append((ax, top, bx + cw - ax, max(ay + ah, by + ch) - top))
+    return pairs
 
 
 def _at_end(dots: Box, line: Box) -> bool:
