@@ -149,3 +149,17 @@ def test_two_bars_side_by_side_are_a_pause_glyph() -> None:
         [(505, 1500, 23, 300), (555, 1500, 23, 300)],  # a chart's bars, too tall
     ):
         assert [e for e in find_icons(_bars(other), [], area) if e.icon_label == "pause"] == []
+
+
+def test_two_stacked_lines_are_a_drag_handle() -> None:
+    """NewPipe's play queue: two lines 48 x 4 px, 10 px apart, at each row's end."""
+    area = [Box(0, 100, 1080, 1920)]
+    handle = find_icons(_bars([(1002, 302, 48, 4), (1002, 316, 48, 4)]), [], area)
+    assert [(e.icon_label, e.kind) for e in handle] == [("drag_handle", ElementKind.ICON)]
+    for other in (
+        [(1002, 302, 48, 4), (1002, 316, 30, 4)],  # lines of two lengths
+        [(1002, 302, 48, 4), (1002, 316, 48, 4), (1002, 330, 48, 4)],  # three: a menu's bars
+        [(1002, 302, 48, 4), (1002, 360, 48, 4)],  # far apart: two dividers
+        [(1002, 302, 48, 14), (1002, 326, 48, 14)],  # thick bars
+    ):
+        assert [e for e in find_icons(_bars(other), [], area) if e.icon_label] == []

@@ -16,7 +16,8 @@ labelled ``more_options`` (what the glyph means on every Android screen). A colu
 three dots is kept even where an OCR line's box takes it in at the line's start or end
 (OCR reads ⋮ as ":" and boxes it with the words, "：Print Spooler"); :func:`trim_dots`
 then gives the line back its words alone. Two solid upright bars side by side, each too
-narrow to pass as an icon, are one, labelled ``pause`` (⏸).
+narrow to pass as an icon, are one, labelled ``pause`` (⏸); two stacked horizontal lines
+of one length are labelled ``drag_handle``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ MAX_WIDE = 2.5
 #: ``BAR_FILL`` of its box, the gap between their dilated boxes at most ``BAR_GAP``
 #: of a bar's width.
 PAUSE = "pause"
+#: Two solid horizontal lines of one length stacked are a drag handle (NewPipe's play
+#: queue rows): each ``RULE_LONG`` times longer than thick, at most ``RULE_GAP`` of
+#: their length apart.
+DRAG_HANDLE = "drag_handle"
+RULE_LONG = 4.0
+RULE_GAP = 0.5
 BAR_TALL = (2.5, 6.0)
 BAR_FILL = 0.85
 BAR_GAP = 1.5
@@ -120,13 +127,14 @@ def find_icons(
     for i in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         dots = _dots(raw[y : y + bh, x : x + bw], bw, bh, lo, hi)
-        if not dots and not _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
+        handle = not dots and _two_rules(raw[y : y + bh, x : x + bw], lo, hi)
+        if not (dots or handle) and not _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
             if _bar(raw[y : y + bh, x : x + bw], lo, hi):
                 bars.append((x, y, bw, bh))
             continue
-        if area < 0.2 * bw * bh:
+        if area < 0.2 * bw * bh and not handle:
             continue
-        blobs.append((x, y, bw, bh, MORE_OPTIONS if dots else ""))
+        blobs.append((x, y, bw, bh, MORE_OPTIONS if dots else DRAG_HANDLE if handle else ""))
     blobs += [(*pair, PAUSE) for pair in _bar_pairs(bars)]
     for x, y, bw, bh, label in blobs:
         box = Box.of(
@@ -146,6 +154,27 @@ def find_icons(
             Element(0, ElementKind.ICON, box, clickable=True, confidence=0.3, icon_label=label)
         )
     return found
+
+
+def _two_rules(raw: np.ndarray, lo: float, hi: float) -> bool:
+    """Whether a blob (``raw``: its undilated mask) is two solid horizontal lines of one
+    length stacked, a drag handle's glyph: each at least ``RULE_LONG`` times longer than
+    thick and as long as an icon, their ends within a tenth of their length, the gap
+    between them at most ``RULE_GAP`` times their length."""
+    import cv2
+
+    count, _, stats, _ = cv2.connectedComponentsWithStats(np.ascontiguousarray(raw), connectivity=8)
+    if count != 3:  # the background and two lines
+        return False
+    top, low = sorted(([int(v) for v in stats[k]] for k in (1, 2)), key=lambda r: r[1])
+    x1, y1, w1, h1, a1 = top
+    x2, y2, w2, h2, a2 = low
+    if not lo <= w1 <= hi or min(w1, w2) < RULE_LONG * max(h1, h2):
+        return False
+    if abs(x1 - x2) > 0.1 * w1 or abs(x1 + w1 - x2 - w2) > 0.1 * w1:
+        return False
+    solid = a1 >= BAR_FILL * w1 * h1 and a2 >= BAR_FILL * w2 * h2
+    return solid and 0 < y2 - (y1 + h1) <= RULE_GAP * w1
 
 
 def _bar(raw: np.ndarray, lo: float, hi: float) -> bool:
