@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.monograms import BIG_GLYPH, drop_monograms, pictured_reads
+from screenpilot.vision.monograms import BIG_GLYPH, drop_monograms, lone_marks, pictured_reads
 
 AVATAR = Element(1, ElementKind.IMAGE, Box(42, 388, 147, 494))
 
@@ -167,3 +167,24 @@ def test_a_picture_read_as_one_huge_character_is_a_picture() -> None:
     texts, pictures = pictured_reads(reads, [found, thumbnail], dp)
     assert texts == [digit, heading, small]
     assert [(p.kind, p.box) for p in pictures] == [(ElementKind.IMAGE, drawing.box)]
+
+
+def test_a_cross_read_alone_is_an_icon() -> None:
+    """NewPipe's mini player: its close glyph read "X", 64 x 62 px, far from the title."""
+    mark = _text("X", Box(963, 1653, 1027, 1715))
+    title = _text("Sprite Fright - Blender Open Movie", Box(180, 1640, 815, 1690))
+    texts, icons = lone_marks([mark, title], [])
+    assert texts == [title]
+    assert [(i.kind, i.text, i.box) for i in icons] == [(ElementKind.ICON, "X", mark.box)]
+
+
+def test_a_cross_read_with_company_or_on_a_widget_stays_a_text() -> None:
+    mark = _text("X", Box(963, 1653, 1027, 1715))
+    beside = _text("Close", Box(1040, 1660, 1075, 1710))  # a word within one side
+    assert lone_marks([mark, beside], []) == ([mark, beside], [])
+    button = Element(0, ElementKind.BUTTON, Box(940, 1630, 1050, 1740))
+    assert lone_marks([mark], [button]) == ([mark], [])
+    letter = _text("A", Box(963, 1653, 1027, 1715))  # a section's letter
+    assert lone_marks([letter], []) == ([letter], [])
+    wide = _text("+", Box(900, 1653, 1027, 1690))  # a box no glyph has
+    assert lone_marks([wide], []) == ([wide], [])

@@ -47,6 +47,10 @@ pipeline lets that search look under them, and :func:`settle_title_glyphs` leave
 a read whose centre lies on an icon found there (else the read stays, and an icon
 overlapping it goes).
 
+Where the detector found nothing, a cross or a plus read alone (no other text within
+one of its sides: NewPipe's mini player's close read "X") is a glyph it missed:
+:func:`lone_marks` makes it an icon, which the glyph rules name.
+
 A picture the detector missed is now and then read as one character: TrackerControl's
 drawing of a laptop as "回", a logo's "W". No line of text on a phone is one letter or
 sign ``BIG_GLYPH`` dp tall or more (a clock's or a calculator's digits may be), so
@@ -69,6 +73,9 @@ MAX_LETTERS = 2
 CENTRED = 0.2
 #: An avatar's sides differ by at most this factor.
 SQUARE = 1.25
+#: A cross or plus read alone (:func:`lone_marks`), its box's sides within this factor.
+MARKS = frozenset({"X", "x", "×", "✕", "✖", "+", "﹢"})
+SQUARE_MARK = 1.6
 #: A drawing's read covers at least this share of the widget's box.
 COVERS = 0.5
 #: Widgets that lose a one-character read centred on them when no other text is near:
@@ -178,6 +185,42 @@ def pictured_reads(
         ):
             pictures.append(Element(0, ElementKind.IMAGE, t.box, confidence=t.confidence))
     return kept, pictures
+
+
+def lone_marks(
+    texts: Sequence[Element], widgets: Sequence[Element]
+) -> tuple[list[Element], list[Element]]:
+    """(``texts``, icons): a read of one cross or plus sign (:data:`MARKS`) with no
+    widget of ``widgets`` on its centre and no other text within one of its sides is a
+    glyph the detector missed, an icon with the read's box and text (the glyph rules
+    then name a thin "×" ``close``; NewPipe's mini player's close was a text "X")."""
+    kept: list[Element] = []
+    icons: list[Element] = []
+    for t in texts:
+        word = (t.text or "").strip()
+        lone = (
+            word in MARKS
+            and max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
+            and not any(w.box.contains(*t.box.center) for w in widgets)
+            and not any(o is not t and _near(o.box, t.box) for o in texts)
+        )
+        if lone:
+            icons.append(
+                Element(
+                    0, ElementKind.ICON, t.box, text=word, clickable=True, confidence=t.confidence
+                )
+            )
+        else:
+            kept.append(t)
+    return kept, icons
+
+
+def _near(other: Box, box: Box) -> bool:
+    """Whether ``other`` lies within one of ``box``'s sides of it, across and down."""
+    side = max(box.width, box.height)
+    gap_x = max(other.x1, box.x1) - min(other.x2, box.x2)
+    gap_y = max(other.y1, box.y1) - min(other.y2, box.y2)
+    return gap_x <= side and gap_y <= side
 
 
 def _centred_read(text: Element, button: Box) -> bool:

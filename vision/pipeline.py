@@ -77,6 +77,7 @@ from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
     drop_monograms,
+    lone_marks,
     pictured_reads,
     settle_title_glyphs,
     title_glyphs,
@@ -458,6 +459,8 @@ def assemble(
             texts = drop_glyph_reads(texts, drawn)  # an icon read as "X", a check box as "□"
         texts, drawings = pictured_reads(texts, widgets, span / PHONE_DP)  # a picture read
         widgets += drawings  # as one huge letter ("回")
+        texts, marks = lone_marks(texts, widgets)  # a close glyph read "X", alone
+        widgets += marks
         discs = find_discs(
             pixels,
             [e.box for e in texts],
