@@ -105,3 +105,30 @@ def test_a_check_mark_read_as_a_letter_gives_way_only_to_check() -> None:
     out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
     assert labeller.seen == 3
     assert [(e.text, e.icon_label) for e in out] == [("", "check"), ("L", ""), ("V", "")]
+
+
+def test_a_lone_c_gives_way_to_round_arrows_else_is_a_text_again() -> None:
+    """A refresh glyph read "C" alone became an icon (``monograms.lone_marks``): the
+    model's `refresh` replaces the read; any other answer makes it the letter it was."""
+    px = np.full((2400, 1080, 3), 250, np.uint8)
+
+    def lone(i: int, x: int) -> Element:
+        return Element(i, ElementKind.ICON, Box(x, 406, x + 60, 464), text="C", clickable=True)
+
+    els = [lone(1, 977), lone(2, 600), _button(3, Box(40, 400, 170, 470), "C")]
+    labeller = _Labeller(["refresh", "copyright", "share"])
+    out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
+    assert labeller.seen == 3
+    assert [(e.kind, e.text, e.icon_label, e.clickable) for e in out] == [
+        (ElementKind.ICON, "", "refresh", True),
+        (ElementKind.TEXT, "C", "", False),
+        (ElementKind.BUTTON, "C", "", True),  # a detected button keeps its kind
+    ]
+
+
+@pytest.mark.skipif(not (REAL / "NewPipe" / "00.png").exists(), reason="../shared/data absent")
+def test_newpipes_feed_refresh_and_mini_player_close() -> None:
+    screen = pipeline.analyse(REAL / "NewPipe" / "00.png").screen
+    labels = {e.icon_label for e in screen.elements if e.kind is ElementKind.ICON}
+    assert {"refresh", "close", "play"} <= labels
+    assert not [e for e in screen.elements if e.text in ("C", "X")]

@@ -38,10 +38,15 @@ MAX_SIDE = 0.2
 READS = hamburger.READS | chevrons.READS | overflow.READS | crosses.READS
 #: OCR's reads of a glyph for a cross ("×" drawn, "+" turned) besides its signs.
 CROSS_READS = frozenset({"X", "x"})
-#: Letters OCR makes of a check mark (LoopHabits' "✓" read "L"): such a read on a
-#: picture gives way to the icon model's label only when that label is :data:`CHECK`.
+#: Letters OCR makes of a glyph, and the icon model's labels each gives way to on a
+#: picture: a check mark (LoopHabits' "✓" read "L"), round arrows (NewPipe's refresh
+#: read "C"); with any other label the letter stays a letter.
 CHECK = "check"
-CHECK_READS = frozenset({"L", "V", "v", "J"})
+ROUND_ARROWS = frozenset({"refresh", "replay", "history", "rotate", "undo", "redo", "repeat"})
+LETTER_GLYPHS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("L", "V", "v", "J"), frozenset({CHECK})),
+    **dict.fromkeys(("C", "c"), ROUND_ARROWS),
+}
 #: Dots a "more" glyph reads as ("• •", "⋮", "...").
 DOTS = frozenset("•·.:…⋮")
 

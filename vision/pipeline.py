@@ -57,8 +57,7 @@ from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.framing import model_view
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
 from screenpilot.vision.glyphrules import (
-    CHECK,
-    CHECK_READS,
+    LETTER_GLYPHS,
     MAX_SIDE,
     glyph_read,
     name_drawn_glyphs,
@@ -563,7 +562,7 @@ def _label_icons(
         and (
             not e.text
             or (
-                (glyph_read(e.text) or e.text.strip() in CHECK_READS)
+                (glyph_read(e.text) or e.text.strip() in LETTER_GLYPHS)
                 and max(e.box.width, e.box.height) <= largest
             )
         )
@@ -580,8 +579,11 @@ def _label_icons(
     for i, box, answer in zip(todo, boxes, labels, strict=False):
         label = str(answer[0] if isinstance(answer, tuple) else getattr(answer, "label", ""))
         label = checked_answer(pixels, box, label)
-        if out[i].text.strip() in CHECK_READS and label != CHECK:
-            continue  # a letter stays a letter unless the model sees a check mark
+        allowed = LETTER_GLYPHS.get(out[i].text.strip())
+        if allowed is not None and label not in allowed:
+            if out[i].kind is ElementKind.ICON:  # a lone read made an icon
+                out[i] = dataclasses.replace(out[i], kind=ElementKind.TEXT, clickable=False)
+            continue  # a letter stays a letter unless the model sees its glyph
         if label and label != "unknown":
             out[i] = dataclasses.replace(out[i], text="", icon_label=label)
     reports["icons"] = StageReport(
