@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from screenpilot.core.fonts import text_font
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.monograms import BIG_GLYPH, drop_monograms, lone_marks, pictured_reads
 
@@ -169,11 +173,14 @@ def test_a_picture_read_as_one_huge_character_is_a_picture() -> None:
     assert [(p.kind, p.box) for p in pictures] == [(ElementKind.IMAGE, drawing.box)]
 
 
+PAGE = np.full((1920, 1080, 3), 250, np.uint8)
+
+
 def test_a_cross_read_alone_is_an_icon() -> None:
     """NewPipe's mini player: its close glyph read "X", 64 x 62 px, far from the title."""
     mark = _text("X", Box(963, 1653, 1027, 1715))
     title = _text("Sprite Fright - Blender Open Movie", Box(180, 1640, 815, 1690))
-    texts, icons = lone_marks([mark, title], [])
+    texts, icons = lone_marks(PAGE, [mark, title], [])
     assert texts == [title]
     assert [(i.kind, i.text, i.box) for i in icons] == [(ElementKind.ICON, "X", mark.box)]
 
@@ -181,10 +188,27 @@ def test_a_cross_read_alone_is_an_icon() -> None:
 def test_a_cross_read_with_company_or_on_a_widget_stays_a_text() -> None:
     mark = _text("X", Box(963, 1653, 1027, 1715))
     beside = _text("Close", Box(1040, 1660, 1075, 1710))  # a word within one side
-    assert lone_marks([mark, beside], []) == ([mark, beside], [])
+    assert lone_marks(PAGE, [mark, beside], []) == ([mark, beside], [])
     button = Element(0, ElementKind.BUTTON, Box(940, 1630, 1050, 1740))
-    assert lone_marks([mark], [button]) == ([mark], [])
+    assert lone_marks(PAGE, [mark], [button]) == ([mark], [])
     letter = _text("A", Box(963, 1653, 1027, 1715))  # a section's letter
-    assert lone_marks([letter], []) == ([letter], [])
+    assert lone_marks(PAGE, [letter], []) == ([letter], [])
     wide = _text("+", Box(900, 1653, 1027, 1690))  # a box no glyph has
-    assert lone_marks([wide], []) == ([wide], [])
+    assert lone_marks(PAGE, [wide], []) == ([wide], [])
+
+
+def test_a_c_read_alone_is_an_icon_only_with_an_arrowhead() -> None:
+    """NewPipe's refresh glyph (an arc with a filled arrowhead) read "C" is an icon; a
+    contact list's section letter "C" is a letter."""
+    image = Image.new("RGB", (1080, 1920), (250, 250, 250))
+    d = ImageDraw.Draw(image)
+    d.arc((980, 410, 1036, 466), start=60, end=350, fill=(20, 20, 20), width=6)
+    d.polygon([(1012, 400), (1042, 436), (1004, 440)], fill=(20, 20, 20))  # the arrowhead
+    font = ImageFont.truetype(str(text_font()), 56)
+    d.text((40, 740), "C", font=font, fill=(20, 20, 20))
+    pixels = np.asarray(image)
+    refresh = _text("C", Box(976, 398, 1046, 470))
+    letter = _text("C", Box(36, 745, 80, 800))
+    texts, icons = lone_marks(pixels, [refresh, letter], [])
+    assert texts == [letter]
+    assert [(i.kind, i.text) for i in icons] == [(ElementKind.ICON, "C")]

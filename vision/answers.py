@@ -30,6 +30,11 @@ it knows, at times above its threshold. Such answers are checked:
 
 A box with no ink keeps the answer.
 
+A glyph OCR read as a "C" (NewPipe's refresh) is round arrows only where its ink has
+an arrowhead (:func:`has_arrowhead`): its thickest point, by the distance to the page,
+at least :data:`ARROWHEAD` times the 90th percentile of its ink's (a refresh glyph
+2.0; a font's "C", which the model also calls ``refresh``, 1.05-1.25).
+
     >>> label = checked_answer(pixels, box, "close")   # doctest: +SKIP
 """
 
@@ -65,6 +70,21 @@ RING_HOLE = 0.4
 #: ... and at least RING_FULL of the pixels between these shares of it inked.
 RING_BAND = (0.75, 0.92)
 RING_FULL = 0.95
+
+
+#: A glyph's thickest point over its ink's 90th percentile of thickness: an arrowhead.
+ARROWHEAD = 1.6
+
+
+def has_arrowhead(pixels: RGB, box: Box) -> bool:
+    """Whether the ink of ``box`` has an arrowhead (the module docstring)."""
+    import cv2
+
+    ink = glyph_ink(pixels, box).labels > 0
+    if not ink.any():
+        return False
+    depth = cv2.distanceTransform(np.pad(ink.astype(np.uint8), 1), cv2.DIST_L2, 3)
+    return float(depth.max()) >= ARROWHEAD * float(np.percentile(depth[depth > 0], 90))
 
 
 def is_bare_ring(pixels: RGB, box: Box) -> bool:

@@ -47,10 +47,11 @@ pipeline lets that search look under them, and :func:`settle_title_glyphs` leave
 a read whose centre lies on an icon found there (else the read stays, and an icon
 overlapping it goes).
 
-Where the detector found nothing, a cross, a plus or a "C" read alone (no other text
-within one of its sides: NewPipe's mini player's close read "X", its feed's refresh
-glyph read "C") is a glyph it missed: :func:`lone_marks` makes it an icon, which the
-glyph rules or the icon model name.
+Where the detector found nothing, a cross, a plus or a "C" with an arrowhead read alone
+(no other text within one of its sides: NewPipe's mini player's close read "X", its
+feed's refresh glyph read "C"; a contact list's letter "C" has no arrowhead) is a glyph
+it missed: :func:`lone_marks` makes it an icon, which the glyph rules or the icon model
+name.
 
 A picture the detector missed is now and then read as one character: TrackerControl's
 drawing of a laptop as "回", a logo's "W". No line of text on a phone is one letter or
@@ -66,6 +67,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.answers import has_arrowhead
+from screenpilot.vision.image import RGB
 from screenpilot.vision.radios import ring_only
 
 #: Initials: at most this many letters.
@@ -74,9 +77,10 @@ MAX_LETTERS = 2
 CENTRED = 0.2
 #: An avatar's sides differ by at most this factor.
 SQUARE = 1.25
-#: A cross or plus read alone (:func:`lone_marks`), or a "C" (round arrows), its box's
-#: sides within this factor.
-MARKS = frozenset({"X", "x", "×", "✕", "✖", "+", "﹢", "C", "c"})
+#: A cross or plus read alone (:func:`lone_marks`), or a "C" with an arrowhead (round
+#: arrows), its box's sides within this factor.
+MARKS = frozenset({"X", "x", "×", "✕", "✖", "+", "﹢"})
+ROUND_READS = frozenset({"C", "c"})
 SQUARE_MARK = 1.6
 #: A drawing's read covers at least this share of the widget's box.
 COVERS = 0.5
@@ -190,20 +194,21 @@ def pictured_reads(
 
 
 def lone_marks(
-    texts: Sequence[Element], widgets: Sequence[Element]
+    pixels: RGB, texts: Sequence[Element], widgets: Sequence[Element]
 ) -> tuple[list[Element], list[Element]]:
-    """(``texts``, icons): a read of one cross or plus sign or a "C" (:data:`MARKS`)
-    with no widget of ``widgets`` on its centre and no other text within one of its
-    sides is a glyph the detector missed, an icon with the read's box and text (the
-    glyph rules then name a thin "×" ``close``: NewPipe's mini player's close was a text
-    "X"; the icon model a refresh glyph read "C", which is a text again where the model
-    sees no round arrows: ``vision.glyphrules.LETTER_GLYPHS``)."""
+    """(``texts``, icons): a read of one cross or plus sign (:data:`MARKS`), or a "C"
+    whose ink has an arrowhead (``vision.answers.has_arrowhead``), with no widget of
+    ``widgets`` on its centre and no other text within one of its sides is a glyph the
+    detector missed: an icon with the read's box and text. The glyph rules then name a
+    thin "×" ``close`` (NewPipe's mini player's close was a text "X"), the icon model a
+    refresh glyph read "C" (a text again where the model sees no round arrows:
+    ``vision.glyphrules.LETTER_GLYPHS``)."""
     kept: list[Element] = []
     icons: list[Element] = []
     for t in texts:
         word = (t.text or "").strip()
         lone = (
-            word in MARKS
+            (word in MARKS or (word in ROUND_READS and has_arrowhead(pixels, t.box)))
             and max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
             and not any(w.box.contains(*t.box.center) for w in widgets)
             and not any(o is not t and _near(o.box, t.box) for o in texts)

@@ -458,7 +458,7 @@ def assemble(
             texts = drop_glyph_reads(texts, drawn)  # an icon read as "X", a check box as "□"
         texts, drawings = pictured_reads(texts, widgets, span / PHONE_DP)  # a picture read
         widgets += drawings  # as one huge letter ("回")
-        texts, marks = lone_marks(texts, widgets)  # a close glyph read "X", alone
+        texts, marks = lone_marks(pixels, texts, widgets)  # a close glyph read "X", alone
         widgets += marks
         discs = find_discs(
             pixels,
