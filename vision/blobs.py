@@ -98,6 +98,34 @@ def content_area(width: int, height: int) -> Box:
     return Box.of(0, min(height - 1, STATUS_BAR_DP * dp_size(width, height)), width, height)
 
 
+@dataclasses.dataclass(frozen=True)
+class Ink:
+    """The page's ink as :func:`find_icons` and ``vision.drawings.find_drawings`` see
+    it (:func:`ink_of` makes it once for both): the pixels off their row's background
+    (``raw``, uint8, at the :class:`Page`'s ``step``), their strokes joined by a dilation
+    of ``grow`` pixels into 8-connected parts (``labels``, ``stats`` as OpenCV gives
+    them), and the screen's short side at that step (``side``)."""
+
+    raw: np.ndarray
+    labels: np.ndarray
+    stats: np.ndarray
+    step: int
+    side: int
+    grow: int
+
+
+def ink_of(pixels: np.ndarray, page: Page | None = None) -> Ink:
+    """The :class:`Ink` of ``pixels`` (``page``: their :class:`Page`, when at hand)."""
+    import cv2
+
+    img, _, mask, step = off_background(pixels, CONTRAST, page)
+    w = scaled_side(img.shape[0], img.shape[1], pixels.shape[1], pixels.shape[0])  # the short side
+    grow = max(1, round(w * 0.006))
+    joined = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return Ink(mask, labels, stats, step, w, grow)
+
+
 def find_icons(
     pixels: np.ndarray,
     known: Sequence[Box],
@@ -105,21 +133,17 @@ def find_icons(
     lines: Sequence[Box] = (),
     *,
     page: Page | None = None,
+    ink: Ink | None = None,
 ) -> list[Element]:
     """Icon-sized blobs on ``pixels`` (H x W x 3 RGB) on the rows of ``fields`` that
     no box in ``known`` touches; a column of three dots may sit at the start or end
     of a box of ``lines`` (text lines, among ``known``). ``page``: ``pixels``'
-    :class:`Page`, when the caller has it."""
+    :class:`Page`, ``ink`` their :class:`Ink`, when the caller has them."""
     if not fields:
         return []
-    import cv2
-
-    img, _, mask, step = off_background(pixels, CONTRAST, page)
-    w = scaled_side(img.shape[0], img.shape[1], pixels.shape[1], pixels.shape[0])  # the short side
-    grow = max(1, round(w * 0.006))
-    raw = mask
-    mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    ink = ink_of(pixels, page) if ink is None else ink
+    raw, stats, step, w, grow = ink.raw, ink.stats, ink.step, ink.side, ink.grow
+    count = len(stats)
     lo, hi = MIN_SIDE * w, MAX_SIDE * w
     found: list[Element] = []
     blobs: list[tuple[int, int, int, int, str]] = []  # x, y, bw, bh (dilated), label

@@ -40,7 +40,7 @@ from screenpilot.vision import group
 from screenpilot.vision import weak as weak_mod
 from screenpilot.vision.answers import checked_answer
 from screenpilot.vision.backdrop import find_backdrop_pictures
-from screenpilot.vision.blobs import content_area, find_icons, page_of, trim_dots
+from screenpilot.vision.blobs import content_area, find_icons, ink_of, page_of, trim_dots
 from screenpilot.vision.caret import strip_carets
 from screenpilot.vision.charts import chart_areas, on_chart
 from screenpilot.vision.checkboxes import same_square, with_check_boxes
@@ -53,6 +53,7 @@ from screenpilot.vision.discs import (
     find_discs,
     find_round_buttons,
 )
+from screenpilot.vision.drawings import find_drawings, in_drawings
 from screenpilot.vision.fields import confirmed_fields, found_fields
 from screenpilot.vision.framing import model_view
 from screenpilot.vision.glyphread import BoxReader, box_reader, read_glyphs
@@ -437,9 +438,21 @@ def assemble(
             lone = title_glyphs(texts)  # an arrow read as "K" hides no icon from the search
             known = [e.box for e in texts if e not in lone] + [r.box for r in bar_regions]
             known += [e.box for e in widgets if e.kind not in INSIDE_SEARCHED]
+            ink = ink_of(pixels, page)
             blobs = find_icons(
-                pixels, known, [content_area(w, h)], [e.box for e in texts], page=page
+                pixels, known, [content_area(w, h)], [e.box for e in texts], page=page, ink=ink
             )
+            # a map drawn in thin lines: one picture, not its islands as icons
+            sure_boxes = [e.box for e in widgets if e.confidence >= weak_mod.STRONG_CONF]
+            drawings = find_drawings(
+                pixels, [e.box for e in texts] + sure_boxes + [r.box for r in bar_regions], ink=ink
+            )
+            blobs = [b for b in blobs if not in_drawings(b, drawings)]
+            widgets = [
+                e
+                for e in widgets
+                if e.confidence >= weak_mod.STRONG_CONF or not in_drawings(e, drawings)
+            ] + drawings
             blobs = [blob_switch(pixels, b) for b in blobs]  # a switch's thumb on its track
             texts, blobs = settle_title_glyphs(texts, lone, blobs)
             texts = trim_dots(texts, blobs)
