@@ -46,6 +46,20 @@ def test_a_guessed_bar_with_a_line_of_text_in_it_is_no_navigation_bar() -> None:
     assert BlockKind.NAVIGATION_BAR in kinds
 
 
+def test_a_guessed_bar_holding_a_picture_wider_than_a_key_is_no_navigation_bar() -> None:
+    """Markor's logo at the foot of its page (0.64 of the width) made the bottom rows'
+    colours look like a bar; a key-sized picture there stays a key."""
+    px = plain_page()
+    y = NAV.box.y1
+    logo = Element(1, ElementKind.IMAGE, Box(90, y - 40, 730, y + 130))
+    home = Element(2, ElementKind.ICON, Box(510, y + 30, 570, y + 90))
+    guessed = Region(NAV.box, BlockKind.NAVIGATION_BAR, "bar")
+    kinds = [b.kind for b in build_screen(px, [logo], [guessed]).blocks]
+    assert BlockKind.NAVIGATION_BAR not in kinds
+    kinds = [b.kind for b in build_screen(px, [home], [guessed]).blocks]
+    assert BlockKind.NAVIGATION_BAR in kinds
+
+
 def test_a_bar_found_in_part_runs_the_screens_width() -> None:
     """NetGuard's navigation bar was found from its home key rightwards (a popup menu
     over its left part), and its back key fell outside it: a bar at the top or bottom

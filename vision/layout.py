@@ -111,18 +111,24 @@ def _grown_status_bar(region: blocks_mod.Region, elements: Sequence[Element]) ->
 #: letters or digits in a line of text that no navigation bar holds (a key read as "<"
 #: or "O" has one or two)
 BAR_WORD = 3
+#: A navigation bar's key is narrower than this share of the bar's width.
+BAR_PICTURE = 0.25
 
 
 def _worded_bar(region: blocks_mod.Region, elements: Sequence[Element]) -> bool:
     """Whether ``region`` is a navigation bar guessed from the bottom rows' colours (source
-    ``bar``) that holds a line of text: the page's last row of text runs under it (Seal's
-    format cards on a screen with no bar), and no navigation bar is there."""
+    ``bar``) that holds a line of text (the page's last row of text runs under it: Seal's
+    format cards on a screen with no bar) or a picture wider than a key
+    (``BAR_PICTURE``: Markor's logo at the foot of its page), and no navigation bar is
+    there."""
     if region.kind is not BlockKind.NAVIGATION_BAR or region.source != "bar":
         return False
+    inside = [e for e in elements if region.box.contains(*e.box.center)]
     return any(
-        sum(c.isalnum() for c in e.text) >= BAR_WORD and region.box.contains(*e.box.center)
-        for e in elements
+        sum(c.isalnum() for c in e.text) >= BAR_WORD
         if e.kind is ElementKind.TEXT
+        else e.box.width > BAR_PICTURE * region.box.width
+        for e in inside
     )
 
 
