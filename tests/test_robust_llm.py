@@ -199,8 +199,9 @@ def test_a_trickling_endpoint_is_abandoned_at_the_deadline(serve: list[RawEndpoi
     assert isinstance(err, LLMError) and err.kind == "timed out"
 
 
-def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
-    """5xx answers are retried only while a retry still fits in the deadline."""
+def _busy(serve: list[RawEndpoint], deadline: float) -> tuple[OpenAIChat, RawEndpoint]:
+    """A client of an endpoint that answers 503 every time, retrying every 4 s on a fake
+    clock that only its sleeps advance, within ``deadline``."""
     clock = [0.0]
     endpoint = RawEndpoint(Answer(b'{"error": {"message": "busy"}}', status=503))
     serve.append(endpoint)
@@ -211,11 +212,17 @@ def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
         max_retries=10,
         backoff=4.0,
         max_backoff=4.0,
-        deadline=10.0,
+        deadline=deadline,
         jitter=lambda: 1.0,
         clock=lambda: clock[0],
         sleep=lambda s: clock.__setitem__(0, clock[0] + s),
     )
+    return llm, endpoint
+
+
+def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
+    """5xx answers are retried only while a retry still fits in the deadline."""
+    llm, endpoint = _busy(serve, 10.0)
     with pytest.raises(LLMError) as info:
         llm.complete(MESSAGES)
     assert info.value.kind == "server error"
@@ -226,21 +233,7 @@ def test_retries_stop_before_the_deadline(serve: list[RawEndpoint]) -> None:
 def test_no_retry_starts_with_too_little_of_the_deadline_left(serve: list[RawEndpoint]) -> None:
     """A retry that would start 0.05 s before the deadline is not made (it would be
     abandoned, and the error would name the timeout, not why the tries failed)."""
-    clock = [0.0]
-    endpoint = RawEndpoint(Answer(b'{"error": {"message": "busy"}}', status=503))
-    serve.append(endpoint)
-    llm = OpenAIChat(
-        base_url=endpoint.url,
-        model="m",
-        api_key="k",
-        max_retries=10,
-        backoff=4.0,
-        max_backoff=4.0,
-        deadline=8.0 + MIN_TRY / 2,
-        jitter=lambda: 1.0,
-        clock=lambda: clock[0],
-        sleep=lambda s: clock.__setitem__(0, clock[0] + s),
-    )
+    llm, endpoint = _busy(serve, 8.0 + MIN_TRY / 2)
     with pytest.raises(LLMError) as info:
         llm.complete(MESSAGES)
     assert info.value.kind == "server error"
