@@ -81,15 +81,15 @@ def test_a_tab_chosen_by_its_icon_alone_is_not_active_when_the_labels_are_alike(
     """NewPipe's "Background | Play All | Popup" buttons: one grey for every label, and
     "Popup" chosen for its filled icon; a coloured label stands out; cells with no text
     are not judged by labels."""
-    from screenpilot.vision.layout import _label_stands_out
+    from screenpilot.vision.group import _label_stands_out
 
     pixels = np.full((400, 1080, 3), 44, np.uint8)
-    cells = [Box(0, 100, 360, 220), Box(360, 100, 720, 220), Box(720, 100, 1080, 220)]
+    background = np.array([44.0, 44.0, 44.0])
     labels = [Box(120, 140, 300, 180), Box(480, 140, 660, 180), Box(840, 140, 1000, 180)]
     for b in labels:
         pixels[b.y1 + 10 : b.y2 - 10, b.x1 + 10 : b.x2 - 10] = 200  # grey strokes
-    texts = [Element(i, ElementKind.TEXT, b, text="Tab") for i, b in enumerate(labels)]
-    assert not _label_stands_out(pixels, cells, 2, texts)
+    each = [[b] for b in labels]
+    assert not _label_stands_out(pixels, each, 2, background)
     pixels[150:170, 850:990] = (255, 138, 101)  # the chosen label drawn in the accent
-    assert _label_stands_out(pixels, cells, 2, texts)
-    assert _label_stands_out(pixels, cells, 2, texts[:2])  # the third cell has no text
+    assert _label_stands_out(pixels, each, 2, background)
+    assert _label_stands_out(pixels, [*each[:2], []], 2, background)  # no text in the third

@@ -530,11 +530,43 @@ def tab_cells(row: Sequence[Element], width: int) -> list[Box]:
     ]
 
 
-def _foreground(crop: RGB, background: npt.NDArray[np.float64]) -> RGB:
-    """The pixels of ``crop`` that differ from the bar's background (labels, icons, indicator)."""
+def _ink(crop: RGB, background: npt.NDArray[np.float64]) -> RGB:
+    """The pixels of ``crop`` (N x 3) that differ from the bar's background by more than
+    40 in some channel (labels, icons, indicator); none at all may be."""
     flat = crop.reshape(-1, 3)
-    far = np.abs(flat.astype(np.float64) - background).max(axis=1) > 40
-    return np.ascontiguousarray(flat[far].reshape(-1, 1, 3)) if far.any() else crop
+    return np.asarray(flat[np.abs(flat.astype(np.float64) - background).max(axis=1) > 40])
+
+
+def _foreground(crop: RGB, background: npt.NDArray[np.float64]) -> RGB:
+    """:func:`_ink` as an image (N x 1 x 3), or ``crop`` itself where it has none."""
+    ink = _ink(crop, background)
+    return np.ascontiguousarray(ink.reshape(-1, 1, 3)) if len(ink) else crop
+
+
+#: Where every tab has a label, the active tab's label differs from the others' by at
+#: least this much (the largest gap, over R, G and B, between the mean colour of its ink
+#: and of theirs): a selected tab's label is coloured or brighter. NewPipe's "Background |
+#: Play All | Popup" buttons, labels of one grey, had "Popup" chosen for its icon.
+LABEL_APART = 20.0
+
+
+def _label_stands_out(
+    image: RGB, labels: Sequence[Sequence[Box]], idx: int, background: npt.NDArray[np.float64]
+) -> bool:
+    """Whether tab ``idx`` may stand as active by its label (``labels``: each cell's text
+    boxes): where each cell holds a text, the mean colour of the chosen one's ink is
+    ``LABEL_APART`` from the others'; a cell with no text, or a label with no ink: nothing
+    to compare, it may."""
+    if not labels or not all(labels):
+        return True
+    colours = []
+    for boxes in labels:
+        ink = np.concatenate([_ink(image[t.y1 : t.y2, t.x1 : t.x2], background) for t in boxes])
+        if not len(ink):
+            return True
+        colours.append(ink.astype(np.float64).mean(axis=0))
+    others = [c for k, c in enumerate(colours) if k != idx]
+    return float(np.abs(colours[idx] - np.mean(others, axis=0)).max()) >= LABEL_APART
 
 
 def hue_histogram(pixels: RGB, bins: int = 18) -> npt.NDArray[np.float64]:
@@ -550,15 +582,25 @@ def hue_histogram(pixels: RGB, bins: int = 18) -> npt.NDArray[np.float64]:
     return normalised
 
 
-def active_tab(image: RGB, cells: Sequence[Box]) -> int | None:
-    """Index of the tab whose colour distribution differs most from the others (None if unclear)."""
+def active_tab(
+    image: RGB, cells: Sequence[Box], labels: Sequence[Sequence[Box]] = ()
+) -> int | None:
+    """Index of the tab whose colour distribution differs most from the others (None if
+    unclear); ``labels``, each cell's text boxes, when given, must agree
+    (:func:`_label_stands_out`)."""
     if len(cells) < 2:
         return None
     crops = [image[c.y1 : c.y2, c.x1 : c.x2] for c in cells]
     background = np.median(np.concatenate([c.reshape(-1, 3) for c in crops]), axis=0)
     hists = [hue_histogram(_foreground(c, background)) for c in crops]
-    if len(cells) == 2:
-        return _salient(hists)
+    idx = _salient(hists) if len(cells) == 2 else _standout(hists)
+    if idx is None or not _label_stands_out(image, labels, idx, background):
+        return None
+    return idx
+
+
+def _standout(hists: Sequence[npt.NDArray[np.float64]]) -> int | None:
+    """Of three or more tabs, the one whose colours stand out from the others', if one does."""
     scores = []
     for i, h in enumerate(hists):
         others = [np.abs(h - o).sum() for j, o in enumerate(hists) if j != i]

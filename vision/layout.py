@@ -305,44 +305,6 @@ def _tab_regions(
     return out
 
 
-#: Where every tab has a label, the active tab's label differs from the others' by at
-#: least this much (the largest gap, over R, G and B, between the mean colour of its ink
-#: and of theirs): a selected tab's label is coloured or brighter. NewPipe's "Background |
-#: Play All | Popup" buttons, labels of one grey, had "Popup" chosen for its icon.
-LABEL_APART = 20.0
-
-
-def _label_stands_out(
-    pixels: RGB, cells: Sequence[Box], idx: int, members: Sequence[Element]
-) -> bool:
-    """Whether the chosen tab (``idx`` of ``cells``) may stand as active by its label: where
-    each cell holds a text, the chosen one's ink colour is ``LABEL_APART`` from the others'
-    (a cell with no text anywhere: nothing to compare, it may)."""
-    labels = [
-        [
-            e.box
-            for e in members
-            if e.kind is ElementKind.TEXT and e.text and c.contains(*e.box.center)
-        ]
-        for c in cells
-    ]
-    if not all(labels):
-        return True
-    background = np.median(
-        np.concatenate([pixels[c.y1 : c.y2, c.x1 : c.x2].reshape(-1, 3) for c in cells]), axis=0
-    )
-    colours = []
-    for boxes in labels:
-        ink = np.concatenate([pixels[t.y1 : t.y2, t.x1 : t.x2].reshape(-1, 3) for t in boxes])
-        ink = ink[np.abs(ink.astype(np.float64) - background).max(axis=1) > 40]
-        if not len(ink):
-            return True
-        colours.append(ink.astype(np.float64).mean(axis=0))
-    others = [c for k, c in enumerate(colours) if k != idx]
-    gap = float(np.abs(colours[idx] - np.mean(others, axis=0)).max())
-    return gap >= LABEL_APART
-
-
 def _active_tabs(
     pixels: RGB, blocks: list[Block], elements: list[Element]
 ) -> tuple[list[Block], list[Element]]:
@@ -362,8 +324,17 @@ def _active_tabs(
         # one (an unnamed tab can be: the virtual phone's active tab's label stands apart)
         typical = float(np.median([e.box.area for e in row]))
         tabs = [i for i, e in enumerate(row) if e.box.area <= NOTCH * typical]
-        idx = group.active_tab(pixels, [cells[i] for i in tabs])
-        if idx is None or not _label_stands_out(pixels, [cells[i] for i in tabs], idx, members):
+        tab_boxes = [cells[i] for i in tabs]
+        labels = [
+            [
+                e.box
+                for e in members
+                if e.kind is ElementKind.TEXT and e.text and c.contains(*e.box.center)
+            ]
+            for c in tab_boxes
+        ]
+        idx = group.active_tab(pixels, tab_boxes, labels)
+        if idx is None:
             out_blocks.append(b)
             continue
         chosen = row[tabs[idx]]
