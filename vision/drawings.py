@@ -118,22 +118,22 @@ def _long_runs(ink: np.ndarray, run: float) -> np.ndarray:
 
 
 def _joined(boxes: Sequence[Box]) -> list[Box]:
-    """``boxes`` with those that overlap made one, until none do."""
+    """``boxes`` with those that overlap made one (``Box.around``), until none do."""
     out = list(boxes)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                if out[i].intersection(out[j]) > 0:
-                    a, b = out[i], out[j]
-                    out[i] = Box(min(a.x1, b.x1), min(a.y1, b.y1), max(a.x2, b.x2), max(a.y2, b.y2))
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return out
+    while True:
+        pair = next(
+            (
+                (i, j)
+                for i in range(len(out))
+                for j in range(i + 1, len(out))
+                if out[i].intersection(out[j]) > 0
+            ),
+            None,
+        )
+        if pair is None:
+            return out
+        i, j = pair
+        out[i] = Box.around([out[i], out.pop(j)])
 
 
 def in_drawings(element: Element, drawings: Sequence[Element]) -> bool:
