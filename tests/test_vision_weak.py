@@ -32,6 +32,8 @@ def test_two_doubtful_boxes_on_one_icon_give_one_element_the_surer() -> None:
 def test_describe_keeps_confident_widgets_and_only_uncovered_doubtful_ones() -> None:
     pixels = np.full((H, W, 3), 250, np.uint8)
     pixels[515:545, 915:945] = 40  # the icon's glyph
+    pixels[1200:1340, 100:980] = (30, 100, 200)  # the button's fill (a blank patch of the
+    # page is no button: vision.gridcells)
     sure = Element(0, ElementKind.BUTTON, Box(100, 1200, 980, 1340), confidence=0.9)
     inside = _icon((120, 1220, 200, 1300), 0.1)  # a second opinion on the button
     alone = _icon((900, 500, 960, 560), 0.1)  # an icon nobody else saw

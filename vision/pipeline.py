@@ -64,6 +64,7 @@ from screenpilot.vision.glyphrules import (
     name_drawn_glyphs,
 )
 from screenpilot.vision.glyphs import search_glyphs
+from screenpilot.vision.gridcells import is_grid_cell
 from screenpilot.vision.image import RGB, ImageInput, load_image
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import (
@@ -193,6 +194,8 @@ INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
 
 #: Detected kinds that must hold more than a line across them (``shapes.is_rule``).
 RULED = (ElementKind.BUTTON, ElementKind.IMAGE, ElementKind.ICON)
+#: ... and more than a ruled grid's lines (``gridcells.is_grid_cell``).
+GRIDDED = (*RULED, ElementKind.EDIT_TEXT, ElementKind.SPINNER)
 
 
 def _timed(fn: Callable[[], T]) -> tuple[T, float]:
@@ -401,8 +404,11 @@ def assemble(
             for e in obs.widgets
             if not (e.kind is ElementKind.SEEK_BAR and crosses_text(e.box, words))
         ]
-        seen = [  # a drawer's divider found as a button holds nothing but its line
-            e for e in seen if not (e.kind in RULED and is_rule(pixels, e.box))
+        seen = [  # a drawer's divider found as a button holds nothing but its line,
+            e  # a calendar's empty hours found as a field nothing but the grid's lines
+            for e in seen
+            if not (e.kind in RULED and is_rule(pixels, e.box))
+            and not (e.kind in GRIDDED and is_grid_cell(pixels, e.box))
         ]
         charts = chart_areas(texts, w)  # a chart's bands found as buttons and fields
         seen = [e for e in seen if not on_chart(e, charts, texts)]
