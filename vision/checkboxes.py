@@ -206,12 +206,29 @@ def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) 
     )
 
 
+def _nested(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
+    """The boxes of each square that :func:`dedupe` keeps, each with the smaller boxes
+    it stands for after it, largest first (Canny's box of a JPEG's stroke may take a
+    pixel or three of the page on one side, where its inner edge's box does not:
+    Seal's "Select all" box)."""
+    groups = [[box] for box in dedupe(boxes)]
+    for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
+        for group in groups:
+            kept = group[0]
+            if box != kept and (Box.of(*box).iou(Box.of(*kept)) >= 0.3 or _within(box, kept)):
+                group.append(box)
+                break
+    return groups
+
+
 def find_check_boxes(pixels: np.ndarray) -> list[Element]:
-    """Check boxes in an RGB (or grey) screenshot, with their checked state."""
+    """Check boxes in an RGB (or grey) screenshot, with their checked state: each
+    square judged at its largest box, else at the next that shows a check box."""
     grey = grey_u8(pixels)
     found = []
-    for box in dedupe(_squares(grey)):
-        state = _classify(grey, box)
+    for group in _nested(_squares(grey)):
+        judged = ((box, _classify(grey, box)) for box in group)
+        box, state = next(((b, s) for b, s in judged if s is not None), (group[0], None))
         if state is not None:
             found.append(
                 Element(
