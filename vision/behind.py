@@ -67,6 +67,9 @@ STATUS_SHARE = 0.06
 #: height, its rows within ``BAND_LEVELS`` of the first row's colour.
 STATUS_MOST = 0.1
 BAND_LEVELS = 12
+#: A bottom sheet's page holds a text of this many letters or digits among what lies
+#: behind (``_worded``).
+WORDED = 3
 #: A block lies behind when this share of its box does.
 MOSTLY = 0.6
 #: An element with this share of its box beyond the surface's edge (and its margin) is
@@ -239,6 +242,14 @@ def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
     return float(np.quantile(grey, BRIGHT))
 
 
+def _worded(elements: Sequence[Element], moved: set[int]) -> bool:
+    """Whether a text of ``WORDED`` letters or digits is among the ``moved`` elements: a
+    page under a bottom sheet's scrim shows its words, dimmed. A dark video over a
+    player's details (NewPipe) has a sheet's edge and a page as dark as a scrim makes
+    one, and none (only the frame's specks, read as "5" or found as icons)."""
+    return any(e.id in moved and sum(c.isalnum() for c in e.text) >= WORDED for e in elements)
+
+
 def _is_behind(box: Box, surface: Surface, edge: Box) -> bool:
     """Whether ``box`` lies under the scrim outside the surface: its centre does, or
     ``CROSSING`` of it lies beyond ``edge`` (the surface and its margin)."""
@@ -271,7 +282,7 @@ def with_behind(
         and _is_behind(e.box, surface, edge)
         and _bright(pixels, e.box, edge) <= lit
     }
-    if not moved:
+    if not moved or (surface.what == "bottom sheet" and not _worded(elements, moved)):
         return blocks, elements
     next_id = max((b.id for b in blocks), default=0) + 1
     kind = {"dialog": BlockKind.DIALOG, "menu": BlockKind.MENU}.get(surface.what)
