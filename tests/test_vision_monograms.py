@@ -212,3 +212,20 @@ def test_a_c_read_alone_is_an_icon_only_with_an_arrowhead() -> None:
     texts, icons = lone_marks(pixels, [refresh, letter], [])
     assert texts == [letter]
     assert [(i.kind, i.text) for i in icons] == [(ElementKind.ICON, "C")]
+
+
+def test_a_v_read_alone_is_an_icon_only_where_its_ink_is_a_chevron() -> None:
+    """NewPipe's expand button beside a video's title, read "V", is an icon (the glyph
+    rules then name it ``expand``); a "V" typed in a font (a grade, a roman five) stays a
+    text."""
+    image = Image.new("RGB", (1080, 1920), (250, 250, 250))
+    d = ImageDraw.Draw(image)
+    d.line([(1004, 734), (1017, 748), (1030, 734)], fill=(60, 60, 60), width=4)
+    font = ImageFont.truetype(str(text_font()), 56)
+    d.text((40, 740), "V", font=font, fill=(20, 20, 20))
+    pixels = np.asarray(image)
+    chevron = _text("V", Box(1000, 728, 1035, 756))
+    letter = _text("V", Box(36, 745, 80, 800))
+    texts, icons = lone_marks(pixels, [chevron, letter], [])
+    assert texts == [letter]
+    assert [(i.kind, i.text, i.box) for i in icons] == [(ElementKind.ICON, "V", chevron.box)]

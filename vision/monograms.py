@@ -68,6 +68,8 @@ from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.answers import has_arrowhead
+from screenpilot.vision.chevrons import READS as CHEVRON_READS
+from screenpilot.vision.chevrons import chevron_label
 from screenpilot.vision.image import RGB
 from screenpilot.vision.radios import ring_only
 
@@ -196,19 +198,25 @@ def pictured_reads(
 def lone_marks(
     pixels: RGB, texts: Sequence[Element], widgets: Sequence[Element]
 ) -> tuple[list[Element], list[Element]]:
-    """(``texts``, icons): a read of one cross or plus sign (:data:`MARKS`), or a "C"
-    whose ink has an arrowhead (``vision.answers.has_arrowhead``), with no widget of
+    """(``texts``, icons): a read of one cross or plus sign (:data:`MARKS`), a "C"
+    whose ink has an arrowhead (``vision.answers.has_arrowhead``), or a "V" or ">" whose
+    ink is a chevron (``vision.chevrons``: NewPipe's expand button beside a video's
+    title, read "V"), with no widget of
     ``widgets`` on its centre and no other text within one of its sides is a glyph the
     detector missed: an icon with the read's box and text. The glyph rules then name a
     thin "×" ``close`` (NewPipe's mini player's close was a text "X"), the icon model a
     refresh glyph read "C" (a text again where the model sees no round arrows:
-    ``vision.glyphrules.LETTER_GLYPHS``)."""
+    ``vision.glyphrules.LETTER_GLYPHS``), the chevron rule a chevron."""
     kept: list[Element] = []
     icons: list[Element] = []
     for t in texts:
         word = (t.text or "").strip()
         lone = (
-            (word in MARKS or (word in ROUND_READS and has_arrowhead(pixels, t.box)))
+            (
+                word in MARKS
+                or (word in ROUND_READS and has_arrowhead(pixels, t.box))
+                or (word in CHEVRON_READS and bool(word) and bool(chevron_label(pixels, t.box)))
+            )
             and max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
             and not any(w.box.contains(*t.box.center) for w in widgets)
             and not any(o is not t and _near(o.box, t.box) for o in texts)
