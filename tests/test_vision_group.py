@@ -69,23 +69,6 @@ def test_a_pictures_name_is_centred_under_it_or_aligned_with_it() -> None:
     assert out[4].text == "Timer"
 
 
-def test_a_small_glyphs_word_below_it_names_it_and_a_sentence_does_not() -> None:
-    """NewPipe's player actions: a 60 px glyph over its word, 3.4 times as wide as the
-    glyph ("Background"), is a button's icon and label; a dialog's sentence centred
-    under a small glyph is the dialog's text."""
-    widgets = [
-        el(K.IMAGE, (380, 1020, 440, 1083)),
-        el(K.IMAGE, (510, 300, 570, 360)),
-    ]
-    texts = [
-        el(K.TEXT, (307, 1097, 511, 1149), "Background"),
-        el(K.TEXT, (240, 380, 840, 430), "Delete all downloaded videos?"),
-    ]
-    out, free = match_texts(widgets, texts, max_dist=38)
-    assert out[0].text == "Background" and out[1].text == ""
-    assert [t.text for t in free] == ["Delete all downloaded videos?"]
-
-
 def test_labels_side_by_side_in_one_widget_stay_texts() -> None:
     """A toolbar read as one button: its title and actions are separate labels."""
     widgets = [el(K.BUTTON, (0, 80, 1080, 230))]

@@ -73,10 +73,8 @@ PICTURES = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 NAME_CENTRED = 0.1
 #: ... or starts where the picture starts, within this share of its width (plus 4 px).
 NAME_LEFT = 0.05
-#: A picture's name is at most this share of its height tall ...
+#: A picture's name is at most this share of its height tall.
 NAME_HEIGHT = 0.9
-#: ... and this many times its width wide.
-NAME_WIDE = 3.5
 
 
 def gap(a: Box, b: Box) -> float:
@@ -110,7 +108,7 @@ def _below_centred(text: Box, widget: Box, max_dist: float) -> bool:
         0 <= text.y1 - widget.y2 <= max_dist
         and abs(cx_t - cx_w) <= 0.25 * widget.width + 4
         and aligned
-        and text.width <= NAME_WIDE * widget.width
+        and text.width <= 2.5 * widget.width
         and text.height <= NAME_HEIGHT * widget.height
     )
 
