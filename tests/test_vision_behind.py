@@ -238,17 +238,24 @@ def test_a_light_divider_across_a_dark_page_is_no_sheets_edge() -> None:
     assert any(abs(e - 1400) <= 8 for e in sheet_edges(sheet, 60, 2270))
 
 
-def test_a_sheet_edge_under_a_dark_video_with_no_words_is_no_sheet() -> None:
-    """NewPipe's player: a dark video frame above the lighter details panel steps
-    lighter across the width as a sheet's edge does, and the frame is as dark as a
-    scrimmed page, but nothing above the edge reads as words: only the frame's specks."""
+def test_a_sheet_edge_under_a_letterboxed_video_with_no_words_is_no_sheet() -> None:
+    """NewPipe's player: a dark video frame, black bars above and below it, over the
+    lighter details panel steps lighter across the width as a sheet's edge does, and
+    the frame is as dark as a scrimmed page, but nothing above the edge reads as words:
+    only the frame's specks. A map under a time picker's sheet (Uber) has no words
+    either, and no black bars: it stays behind the sheet."""
     px = _sheet_over(plain_page(), 1500)
     specks = [
         Element(1, ElementKind.ICON, Box(380, 300, 420, 340)),
         Element(2, ElementKind.TEXT, Box(600, 500, 630, 540), text="5"),
         Element(3, ElementKind.TEXT, Box(80, 1620, 600, 1660), text="Copy link"),
     ]
-    assert with_behind(px, [STATUS, NAV], specks) == ([STATUS, NAV], specks)
+    blocks, out = with_behind(px, [STATUS, NAV], specks)  # the map
+    assert [e.block_id == blocks[-1].id for e in out] == [True, True, False]
+    video = px.copy()
+    video[100:260] = 0  # the letterbox's bars
+    video[1200:1400] = 0
+    assert with_behind(video, [STATUS, NAV], specks) == ([STATUS, NAV], specks)
     worded = [*specks, Element(4, ElementKind.TEXT, Box(80, 700, 600, 740), text="Headlines")]
-    blocks, out = with_behind(px, [STATUS, NAV], worded)
+    blocks, out = with_behind(video, [STATUS, NAV], worded)
     assert [e.block_id == blocks[-1].id for e in out] == [True, True, False, True]

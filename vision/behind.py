@@ -70,6 +70,10 @@ BAND_LEVELS = 12
 #: A bottom sheet's page holds a text of this many letters or digits among what lies
 #: behind (``_worded``).
 WORDED = 3
+#: ... or under a tenth of its rows are black (at most ``BLACK`` in every channel)
+#: across the width: a video's letterbox (``_letterboxed``).
+LETTERBOX = 0.1
+BLACK = 16
 #: A block lies behind when this share of its box does.
 MOSTLY = 0.6
 #: An element with this share of its box beyond the surface's edge (and its margin) is
@@ -244,10 +248,22 @@ def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
 
 def _worded(elements: Sequence[Element], moved: set[int]) -> bool:
     """Whether a text of ``WORDED`` letters or digits is among the ``moved`` elements: a
-    page under a bottom sheet's scrim shows its words, dimmed. A dark video over a
-    player's details (NewPipe) has a sheet's edge and a page as dark as a scrim makes
-    one, and none (only the frame's specks, read as "5" or found as icons)."""
+    page under a bottom sheet's scrim shows its words, dimmed, or is a picture (a map
+    under Uber's time picker)."""
     return any(e.id in moved and sum(c.isalnum() for c in e.text) >= WORDED for e in elements)
+
+
+def _letterboxed(pixels: RGB, surface: Surface) -> bool:
+    """Whether ``LETTERBOX`` of the rows above a bottom sheet are black across the width
+    (a video's letterbox, which no scrim makes of a page). A dark video over a player's
+    details (NewPipe) has a sheet's edge and a page as dark as a scrim makes one; with
+    no words behind it (only the frame's specks, read as "5" or found as icons), it is
+    no sheet."""
+    rows = pixels[surface.top : surface.box.y1]
+    if rows.size == 0:
+        return False
+    black = rows.max(axis=(1, 2)) <= BLACK
+    return float(black.mean()) >= LETTERBOX
 
 
 def _is_behind(box: Box, surface: Surface, edge: Box) -> bool:
@@ -282,7 +298,11 @@ def with_behind(
         and _is_behind(e.box, surface, edge)
         and _bright(pixels, e.box, edge) <= lit
     }
-    if not moved or (surface.what == "bottom sheet" and not _worded(elements, moved)):
+    if not moved or (
+        surface.what == "bottom sheet"
+        and not _worded(elements, moved)
+        and _letterboxed(pixels, surface)
+    ):
         return blocks, elements
     next_id = max((b.id for b in blocks), default=0) + 1
     kind = {"dialog": BlockKind.DIALOG, "menu": BlockKind.MENU}.get(surface.what)
