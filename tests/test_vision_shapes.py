@@ -100,6 +100,18 @@ def test_a_thumb_over_a_thinner_track_is_a_switch_with_its_state(on: bool, side_
     assert switch.box.iou(Box.of(900, 500, 997, 552)) > 0.8
 
 
+def test_a_switch_in_a_toolbars_tall_touch_target_found_as_a_button_is_a_switch() -> None:
+    """NetGuard's master switch in its toolbar: the detector's box is a "button" with no
+    text, 64 dp tall at 2.63 px a dp (167 px), round a 25 dp switch; a button with a
+    label stays a button."""
+    pixels, _ = _thumb_on_track(True, side_box=True)
+    box = Box.of(865, 443, 1040, 610)
+    switch = switch_drawn(pixels, Element(0, ElementKind.BUTTON, box, confidence=0.5))
+    assert switch.kind is ElementKind.SWITCH and switch.checked is True
+    named = Element(0, ElementKind.BUTTON, box, text="Wi-Fi", confidence=0.5)
+    assert switch_drawn(pixels, named) == named
+
+
 def test_a_switch_on_a_coloured_bar_is_seen_in_its_own_box() -> None:
     """Settings' master switch on a teal bar: the grown crop takes the page above the bar
     for the page, so the track is looked for in the touch target alone."""

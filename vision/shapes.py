@@ -10,7 +10,7 @@ box is reported as a picture, which the icon labeller then names and a planner c
 find.
 
 The other way round, detector v4 calls some simulator switches a picture (4 of 108,
-at 0.16-0.36). :func:`switch_drawn` makes a picture a switch when the pixels around
+at 0.16-0.36). :func:`switch_drawn` makes a picture (or a button with no text) a switch when the pixels around
 its box hold a stadium (a rectangle with round ends, ``TRACK_RATIO`` times wider than
 tall, whose outline and fill cover at least ``STADIUM_IOU`` of the ideal shape) with
 a thumb at one end (the colours at the centres of its two end discs differ by more
@@ -54,9 +54,15 @@ TRACK_DP = 48.0
 #: A detector's box around a track: its ratio and height within this factor of the
 #: track's (the box is often a few pixels off).
 BOX_SLACK = 1.3
+#: ... its height within this factor of the track's largest (a toolbar's touch target,
+#: 64 dp tall, round NetGuard's 25 dp master switch) ...
+TALL_SLACK = 1.5
 #: ... or a square touch target round it (a detector's "switch" box 0.92 times wider
 #: than tall round a permission switch, which ``by_shape`` made a picture).
 SQUARE_BOX = 0.7
+#: Detected kinds that may be a picture of a switch: a picture, or a button with no text
+#: (NetGuard's master switch in its toolbar was a "button").
+DRAWN = frozenset({ElementKind.IMAGE, ElementKind.BUTTON})
 #: The box is grown by this share of its size each way to see the whole track.
 GROW = 0.25
 #: A pixel is the page's colour within this (sum of R, G, B).
@@ -86,10 +92,10 @@ def switch_drawn(pixels: RGB, element: Element) -> Element:
     box = element.box
     dp = dp_size(pixels.shape[1], pixels.shape[0])
     if (
-        element.kind is not ElementKind.IMAGE
+        element.kind not in DRAWN
         or element.text
         or not SQUARE_BOX <= box.width / max(1, box.height) <= TRACK_RATIO[1] * BOX_SLACK
-        or box.height > TRACK_DP * dp * BOX_SLACK
+        or box.height > TRACK_DP * dp * TALL_SLACK
     ):
         return element
     found = _track(pixels, box, dp)
