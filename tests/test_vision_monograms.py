@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -197,16 +199,24 @@ def test_a_cross_read_with_company_or_on_a_widget_stays_a_text() -> None:
     assert lone_marks(PAGE, [wide], []) == ([wide], [])
 
 
+def _glyph_and_letter(glyph: Callable[[ImageDraw.ImageDraw], None], letter: str) -> np.ndarray:
+    """A 1080 x 1920 page with ``glyph`` drawn on it and ``letter`` typed at (40, 740)."""
+    image = Image.new("RGB", (1080, 1920), (250, 250, 250))
+    d = ImageDraw.Draw(image)
+    glyph(d)
+    d.text((40, 740), letter, font=ImageFont.truetype(str(text_font()), 56), fill=(20, 20, 20))
+    return np.asarray(image)
+
+
 def test_a_c_read_alone_is_an_icon_only_with_an_arrowhead() -> None:
     """NewPipe's refresh glyph (an arc with a filled arrowhead) read "C" is an icon; a
     contact list's section letter "C" is a letter."""
-    image = Image.new("RGB", (1080, 1920), (250, 250, 250))
-    d = ImageDraw.Draw(image)
-    d.arc((980, 410, 1036, 466), start=60, end=350, fill=(20, 20, 20), width=6)
-    d.polygon([(1012, 400), (1042, 436), (1004, 440)], fill=(20, 20, 20))  # the arrowhead
-    font = ImageFont.truetype(str(text_font()), 56)
-    d.text((40, 740), "C", font=font, fill=(20, 20, 20))
-    pixels = np.asarray(image)
+
+    def glyph(d: ImageDraw.ImageDraw) -> None:
+        d.arc((980, 410, 1036, 466), start=60, end=350, fill=(20, 20, 20), width=6)
+        d.polygon([(1012, 400), (1042, 436), (1004, 440)], fill=(20, 20, 20))  # arrowhead
+
+    pixels = _glyph_and_letter(glyph, "C")
     refresh = _text("C", Box(976, 398, 1046, 470))
     letter = _text("C", Box(36, 745, 80, 800))
     texts, icons = lone_marks(pixels, [refresh, letter], [])
@@ -218,12 +228,11 @@ def test_a_v_read_alone_is_an_icon_only_where_its_ink_is_a_chevron() -> None:
     """NewPipe's expand button beside a video's title, read "V", is an icon (the glyph
     rules then name it ``expand``); a "V" typed in a font (a grade, a roman five) stays a
     text."""
-    image = Image.new("RGB", (1080, 1920), (250, 250, 250))
-    d = ImageDraw.Draw(image)
-    d.line([(1004, 734), (1017, 748), (1030, 734)], fill=(60, 60, 60), width=4)
-    font = ImageFont.truetype(str(text_font()), 56)
-    d.text((40, 740), "V", font=font, fill=(20, 20, 20))
-    pixels = np.asarray(image)
+
+    def glyph(d: ImageDraw.ImageDraw) -> None:
+        d.line([(1004, 734), (1017, 748), (1030, 734)], fill=(60, 60, 60), width=4)
+
+    pixels = _glyph_and_letter(glyph, "V")
     chevron = _text("V", Box(1000, 728, 1035, 756))
     letter = _text("V", Box(36, 745, 80, 800))
     texts, icons = lone_marks(pixels, [chevron, letter], [])
