@@ -9,17 +9,18 @@ than tall, and none of its 104 true ones; of v2's, 16 of 93 and none of 108. Suc
 box is reported as a picture, which the icon labeller then names and a planner can
 find.
 
-The other way round, detector v4 calls some simulator switches a picture (4 of 108,
-at 0.16-0.36). :func:`switch_drawn` makes a picture (or a button with no text) a switch when the pixels around
-its box hold a stadium (a rectangle with round ends, ``TRACK_RATIO`` times wider than
-tall, whose outline and fill cover at least ``STADIUM_IOU`` of the ideal shape) with
-a thumb at one end (the colours at the centres of its two end discs differ by more
-than ``THUMB_CONTRAST``: a navigation bar's pill holds its icon in the middle), or a
-thumb over one end of a thinner track (Material 2, Android 7-11's settings and
-permission switches: a 20 dp disc on a 14 dp track; :func:`_thumb_on_track`), which
-also tells whether it is on (the thumb at the right end). The detector's box may be
-the switch's square touch target (which ``by_shape`` made a picture), and where the
-box lies in a coloured bar the track is looked for in the box alone.
+The other way round, detector v4 calls some simulator switches a picture (4 of 108, at
+0.16-0.36). :func:`switch_drawn` makes a picture (or a button with no text: NetGuard's
+master switch in its toolbar) a switch when the pixels around its box hold a stadium (a
+rectangle with round ends, ``TRACK_RATIO`` times wider than tall, whose outline and fill
+cover at least ``STADIUM_IOU`` of the ideal shape) with a thumb at one end (the colours
+at the centres of its two end discs differ by more than ``THUMB_CONTRAST``: a navigation
+bar's pill holds its icon in the middle), or a thumb over one end of a thinner track
+(Material 2, Android 7-11's settings and permission switches: a 20 dp disc on a 14 dp
+track; :func:`_thumb_on_track`), which also tells whether it is on (the thumb at the
+right end). The detector's box may be the switch's square touch target (which
+``by_shape`` made a picture), and where the box lies in a coloured bar the track is
+looked for in the box alone.
 
 A switch the detector missed may be found as a blob of ink (its thumb on its track):
 :func:`blob_switch` makes such an icon a switch the same way (NetGuard's "Allow
