@@ -238,3 +238,25 @@ def test_a_v_read_alone_is_an_icon_only_where_its_ink_is_a_chevron() -> None:
     texts, icons = lone_marks(pixels, [chevron, letter], [])
     assert texts == [letter]
     assert [(i.kind, i.text, i.box) for i in icons] == [(ElementKind.ICON, "V", chevron.box)]
+
+
+def test_an_l_read_alone_is_an_icon_where_its_ink_is_a_tick_or_a_chevron() -> None:
+    """LoopHabits' tick read "L" is an icon (the icon model must then say ``check``);
+    MaterialFiles' breadcrumb chevron read "L" between two folders' names is an icon
+    though texts stand beside it; a font's "L" stays a letter."""
+
+    def glyphs(d: ImageDraw.ImageDraw) -> None:
+        d.line([(488, 925), (500, 937), (522, 913)], fill=(90, 170, 250), width=7)  # tick
+        d.line([(606, 256), (624, 271), (606, 286)], fill=(60, 60, 60), width=5)  # chevron
+
+    pixels = _glyph_and_letter(glyphs, "L")
+    tick = _text("L", Box(480, 907, 531, 949))
+    chevron = _text("L", Box(596, 248, 632, 294))
+    folders = [
+        _text("storage", Box(420, 250, 585, 292)),
+        _text("Download", Box(650, 250, 850, 292)),
+    ]
+    letter = _text("L", Box(36, 745, 80, 800))
+    texts, icons = lone_marks(pixels, [tick, chevron, *folders, letter], [])
+    assert texts == [*folders, letter]
+    assert [i.box for i in icons] == [tick.box, chevron.box]

@@ -117,7 +117,7 @@ def _classify(gray: np.ndarray, box: tuple[int, int, int, int]) -> bool | None:
     mark = np.abs(inner - edge) > CONTRAST
     if inner.size == 0 or not 0.05 < float(mark.mean()) < 0.5:
         return None
-    return True if _check_mark(mark) else None
+    return True if check_mark(mark) else None
 
 
 def _inset_ring(
@@ -157,7 +157,7 @@ def _faint_outline(
     return even >= FAINT_EVEN and abs(float(np.median(inside)) - surround) < FAINT / 2
 
 
-def _check_mark(mark: np.ndarray) -> bool:
+def check_mark(mark: np.ndarray) -> bool:
     """A tick: its long stroke reaches the top right, its top left stays empty
     (a person's head, a picture's mountains or a letter fill it, or leave the
     top right empty)."""

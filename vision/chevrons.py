@@ -31,7 +31,7 @@ from screenpilot.model import Box
 from screenpilot.vision.image import InkParts, glyph_ink
 
 #: What a picture holding a chevron may read as (OCR's letters and signs for one).
-READS = frozenset({"", "v", "V", ">", "<", "^", "›", "‹", "〉", "〈", "﹀", "︿"})
+READS = frozenset({"", "v", "V", ">", "<", "^", "›", "‹", "〉", "〈", "﹀", "︿", "L"})
 #: Labels by where the apex points.
 LABELS = {"down": "expand", "up": "collapse", "right": "next", "left": "previous"}
 #: The chevron's long side is at least this many pixels ...

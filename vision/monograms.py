@@ -68,9 +68,10 @@ from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.answers import has_arrowhead
+from screenpilot.vision.checkboxes import check_mark
 from screenpilot.vision.chevrons import READS as CHEVRON_READS
 from screenpilot.vision.chevrons import chevron_label
-from screenpilot.vision.image import RGB
+from screenpilot.vision.image import RGB, glyph_ink
 from screenpilot.vision.radios import ring_only
 
 #: Initials: at most this many letters.
@@ -83,6 +84,11 @@ SQUARE = 1.25
 #: arrows), its box's sides within this factor.
 MARKS = frozenset({"X", "x", "×", "✕", "✖", "+", "﹢"})
 ROUND_READS = frozenset({"C", "c"})
+#: What a tick read alone may be read as (LoopHabits' ticks read "L"); the icon model
+#: must then say ``check`` (``vision.glyphrules.LETTER_GLYPHS``) or it is a text again.
+TICK_READS = frozenset({"L", "V", "v", "J", "√", "✓", "✔"})
+#: A tick is one stroke: other ink may hold at most this share of the box's ink.
+TICK_OTHER_INK = 0.1
 SQUARE_MARK = 1.6
 #: A drawing's read covers at least this share of the widget's box.
 COVERS = 0.5
@@ -199,27 +205,32 @@ def lone_marks(
     pixels: RGB, texts: Sequence[Element], widgets: Sequence[Element]
 ) -> tuple[list[Element], list[Element]]:
     """(``texts``, icons): a read of one cross or plus sign (:data:`MARKS`), a "C"
-    whose ink has an arrowhead (``vision.answers.has_arrowhead``), or a "V" or ">" whose
+    whose ink has an arrowhead (``vision.answers.has_arrowhead``), or an "L" or "V"
+    whose ink is a tick (:func:`is_tick`: LoopHabits' ticks), with no widget of
+    ``widgets`` on its centre and no other text within one of its sides, is a glyph the
+    detector missed: an icon with the read's box and text; so is a "V", ">" or "L" whose
     ink is a chevron (``vision.chevrons``: NewPipe's expand button beside a video's
-    title, read "V"), with no widget of
-    ``widgets`` on its centre and no other text within one of its sides is a glyph the
-    detector missed: an icon with the read's box and text. The glyph rules then name a
-    thin "×" ``close`` (NewPipe's mini player's close was a text "X"), the icon model a
-    refresh glyph read "C" (a text again where the model sees no round arrows:
-    ``vision.glyphrules.LETTER_GLYPHS``), the chevron rule a chevron."""
+    title, read "V"; MaterialFiles' breadcrumb chevron between two folders' names, read
+    "L"), texts beside it or not. The glyph rules then name a thin "×" ``close``
+    (NewPipe's mini player's close was a text "X") and a chevron, the icon model a
+    refresh glyph read "C" or a tick (a text again where the model sees no round arrows
+    or no check: ``vision.glyphrules.LETTER_GLYPHS``)."""
     kept: list[Element] = []
     icons: list[Element] = []
     for t in texts:
         word = (t.text or "").strip()
+        # a chevron's shape is its own evidence: a breadcrumb's ">" between two folders
+        chevron = word in CHEVRON_READS and bool(word) and bool(chevron_label(pixels, t.box))
         lone = (
             (
-                word in MARKS
+                chevron
+                or word in MARKS
                 or (word in ROUND_READS and has_arrowhead(pixels, t.box))
-                or (word in CHEVRON_READS and bool(word) and bool(chevron_label(pixels, t.box)))
+                or (word in TICK_READS and is_tick(pixels, t.box))
             )
             and max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
             and not any(w.box.contains(*t.box.center) for w in widgets)
-            and not any(o is not t and _near(o.box, t.box) for o in texts)
+            and (chevron or not any(o is not t and _near(o.box, t.box) for o in texts))
         )
         if lone:
             icons.append(
@@ -230,6 +241,14 @@ def lone_marks(
         else:
             kept.append(t)
     return kept, icons
+
+
+def is_tick(pixels: RGB, box: Box) -> bool:
+    """Whether the ink of ``box`` is one tick (``vision.checkboxes.check_mark``: its long
+    stroke reaches the top right and its top left stays empty, as no "L" or "V" of a
+    font leaves it)."""
+    stroke = glyph_ink(pixels, box).alone(TICK_OTHER_INK)
+    return stroke is not None and stroke.size > 0 and check_mark(stroke)
 
 
 def _near(other: Box, box: Box) -> bool:
