@@ -248,8 +248,9 @@ def _bright(pixels: RGB, box: Box, outside: Box | None = None) -> float:
 
 def _worded(elements: Sequence[Element], moved: set[int]) -> bool:
     """Whether a text of ``WORDED`` letters or digits is among the ``moved`` elements: a
-    page under a bottom sheet's scrim shows its words, dimmed, or is a picture (a map
-    under Uber's time picker)."""
+    page under a bottom sheet's scrim shows its words, dimmed. A picture under one (a
+    map under Uber's time picker) shows none; :func:`_letterboxed` tells it from a
+    video."""
     return any(e.id in moved and sum(c.isalnum() for c in e.text) >= WORDED for e in elements)
 
 
