@@ -28,6 +28,9 @@ def test_empty_cells_that_the_grid_crosses_are_grid_cells() -> None:
     assert is_grid_cell(pixels, Box(392, 440, 800, 505))  # three days of one hour
     assert is_grid_cell(pixels, Box(805, 1100, W, 1166))  # up to the screen's edge
     assert is_grid_cell(pixels, Box(385, 436, 794, 506))  # the hour's lines on its edges
+    pixels[2000:2002, 250:] = 210  # the grid's last line ...
+    pixels[2002:] = 0  # ... on the navigation bar, whose first row the box takes too
+    assert is_grid_cell(pixels, Box(392, 1930, 800, 2003))
 
 
 def test_a_cell_with_something_in_it_is_no_grid_cell() -> None:

@@ -67,8 +67,10 @@ def is_grid_cell(pixels: RGB, box: Box) -> bool:
     thick = max(2.0, LINE_DP * dp)
     lines = [(y1, y2, True) for y1, y2 in _bands(rows, max(0, box.y1))]
     lines += [(x1, x2, False) for x1, x2 in _bands(cols, max(0, box.x1))]
-    return all(
-        hi - lo <= thick and _goes_on(pixels, lo, hi, box, dp, across=across)
+    return all(  # each row (column) of a band on its own: a grid's last line and the
+        # navigation bar's first row below it make one band of two colours
+        hi - lo <= thick
+        and all(_goes_on(pixels, k, k + 1, box, dp, across=across) for k in range(lo, hi))
         for lo, hi, across in lines
     )
 
