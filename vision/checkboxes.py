@@ -190,11 +190,26 @@ def _squares(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
 def dedupe(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """One box per square or ring (Canny traces a stroke's inner and outer edge): the
     largest."""
-    kept: list[tuple[int, int, int, int]] = []
+    return [group[0] for group in _nested(boxes)]
+
+
+def _nested(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
+    """The boxes of each square, largest first: the first of each group is the box
+    :func:`dedupe` keeps, the others the smaller boxes it stands for (an IoU of 0.3 or
+    more with it, or inside it), each once (Canny's box of a JPEG's stroke may take a
+    pixel or three of the page on one side, where its inner edge's box does not: Seal's
+    "Select all" box)."""
+    groups: list[list[tuple[int, int, int, int]]] = []
     for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
-        if all(Box.of(*box).iou(Box.of(*k)) < 0.3 and not _within(box, k) for k in kept):
-            kept.append(box)
-    return kept
+        home = next(
+            (g for g in groups if Box.of(*box).iou(Box.of(*g[0])) >= 0.3 or _within(box, g[0])),
+            None,
+        )
+        if home is None:
+            groups.append([box])
+        elif box not in home:
+            home.append(box)
+    return groups
 
 
 def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
@@ -204,21 +219,6 @@ def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) 
         and inner[2] <= outer[2]
         and inner[3] <= outer[3]
     )
-
-
-def _nested(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
-    """The boxes of each square that :func:`dedupe` keeps, each with the smaller boxes
-    it stands for after it, largest first (Canny's box of a JPEG's stroke may take a
-    pixel or three of the page on one side, where its inner edge's box does not:
-    Seal's "Select all" box)."""
-    groups = [[box] for box in dedupe(boxes)]
-    for box in sorted(boxes, key=lambda b: -(b[2] - b[0]) * (b[3] - b[1])):
-        for group in groups:
-            kept = group[0]
-            if box != kept and (Box.of(*box).iou(Box.of(*kept)) >= 0.3 or _within(box, kept)):
-                group.append(box)
-                break
-    return groups
 
 
 def find_check_boxes(pixels: np.ndarray) -> list[Element]:

@@ -28,7 +28,7 @@ INK = 24
 LINE_DP = 1.5
 #: ... inked across this share of the box's side it runs along...
 ACROSS = 0.9
-#: ... and goes on past the box at both ends, over this many dp...
+#: ... and goes on past the box at one end at least, over this many dp...
 PAST_DP = 4.0
 #: ... from this many dp beyond the box's edge (a detector's box may end short of a
 #: line or run past it by a pixel or two).
@@ -69,8 +69,7 @@ def is_grid_cell(pixels: RGB, box: Box) -> bool:
     lines += [(x1, x2, False) for x1, x2 in _bands(cols, max(0, box.x1))]
     return all(  # each row (column) of a band on its own: a grid's last line and the
         # navigation bar's first row below it make one band of two colours
-        hi - lo <= thick
-        and all(_goes_on(pixels, k, k + 1, box, dp, across=across) for k in range(lo, hi))
+        hi - lo <= thick and all(_goes_on(pixels, k, box, dp, across=across) for k in range(lo, hi))
         for lo, hi, across in lines
     )
 
@@ -98,16 +97,14 @@ def _bands(index: npt.NDArray[np.intp], offset: int) -> list[tuple[int, int]]:
     return [(offset + int(run[0]), offset + int(run[-1]) + 1) for run in runs]
 
 
-def _goes_on(pixels: RGB, lo: int, hi: int, box: Box, dp: float, *, across: bool) -> bool:
-    """Whether the line in rows (``across``) or columns ``lo:hi`` goes on past ``box``
-    in the line's own colour, at one end at least (a grid's last cell, next to the
-    hours' column, has its lines go on one way only), or ``box`` spans the screen."""
-    if hi <= lo:
-        return False
+def _goes_on(pixels: RGB, at: int, box: Box, dp: float, *, across: bool) -> bool:
+    """Whether the line in row (``across``) or column ``at`` goes on past ``box`` in the
+    line's own colour, at one end at least (a grid's last cell, next to the hours'
+    column, has its lines go on one way only), or ``box`` spans the screen."""
     h, w = pixels.shape[:2]
     gap, past, edge = round(GAP_DP * dp), max(2, round(PAST_DP * dp)), EDGE_DP * dp
     start, end, limit = (box.x1, box.x2, w) if across else (box.y1, box.y2, h)
-    line = pixels[lo:hi, max(0, start) : end] if across else pixels[max(0, start) : end, lo:hi]
+    line = pixels[at, max(0, start) : end] if across else pixels[max(0, start) : end, at]
     colour = np.median(line.reshape(-1, line.shape[-1]), axis=0)
     ends = (
         (start - gap - past, start - gap, start <= edge),
@@ -117,7 +114,7 @@ def _goes_on(pixels: RGB, lo: int, hi: int, box: Box, dp: float, *, across: bool
         return True
     for a, b, at_edge in ends:
         a, b = max(0, a), min(limit, b)
-        beyond = pixels[lo:hi, a:b] if across else pixels[a:b, lo:hi]
+        beyond = pixels[at, a:b] if across else pixels[a:b, at]
         if not at_edge and b - a >= 2 and _same(beyond, colour):
             return True
     return False
