@@ -148,3 +148,26 @@ def test_the_fill_colour_of_a_patch_is_the_mean_of_the_pixels_near_its_commonest
     flat = patch.reshape(-1, 3)
     near = np.abs(flat - np.array([204, 28, 44])).sum(axis=1) <= 18
     assert np.array_equal(_fill_colour(patch), flat[near].mean(axis=0))
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [(200, 200, 220, 220), (-30, -30, -10, -10), (0, 120, 50, 160), (120, 0, 160, 40)],
+)
+def test_a_box_off_the_image_has_no_ink_and_no_glyph(corners: tuple[int, int, int, int]) -> None:
+    """A box wholly off the screen has an empty window and no ink: the glyph rules read
+    nothing there (they used to raise inside OpenCV, or read the far end of the image)."""
+    from screenpilot.model.geometry import Box
+    from screenpilot.vision.glyphrules import _drawn_label
+    from screenpilot.vision.image import glyph_ink, glyph_window
+
+    pixels = np.full((100, 100, 3), 255, np.uint8)
+    pixels[70:90, 70:90] = 0  # a glyph in the far corner, which a wrapped slice would see
+    x1, y1, x2, y2 = corners
+    box = Box(x1=x1, y1=y1, x2=x2, y2=y2)
+    assert glyph_window(pixels, box)[0].size == 0
+    parts = glyph_ink(pixels, box)
+    assert parts.count == 1 and parts.cut() is None and parts.largest() is None
+    assert parts.alone(0.1) is None
+    assert _drawn_label(pixels, box, "") == ""
+    assert _drawn_label(pixels, box, ">") == ""

@@ -335,10 +335,11 @@ def glyph_window(
 ) -> tuple[npt.NDArray[Any], int, int]:
     """``box`` (a ``Box``) on ``pixels`` with ``margin`` of its longer side round it (at
     least 2 px, clipped to the image), and the window's left and top edges on
-    ``pixels``: what the glyph rules look at."""
+    ``pixels``: what the glyph rules look at. A box wholly off the image has an empty
+    window."""
     pad = max(2, round(margin * max(box.width, box.height)))
     x1, y1 = max(0, box.x1 - pad), max(0, box.y1 - pad)
-    return pixels[y1 : box.y2 + pad, x1 : box.x2 + pad], x1, y1
+    return pixels[y1 : max(0, box.y2 + pad), x1 : max(0, box.x2 + pad)], x1, y1
 
 
 def _ink_and_grey(
@@ -356,6 +357,8 @@ def _ink_and_grey(
     import cv2
 
     window, x1, y1 = glyph_window(pixels, box, margin)
+    if not window.size:
+        return np.zeros(window.shape[:2], dtype=bool), np.zeros(window.shape[:2], dtype=np.uint8)
     grey = grey_u8(window)
     ink = np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= contrast
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
@@ -419,10 +422,14 @@ def glyph_ink(
     contrast: int = GLYPH_CONTRAST,
 ) -> InkParts:
     """The ink of ``box`` on ``pixels`` in parts (:class:`InkParts`), as the glyph rules
-    read it: computed once for all of them."""
+    read it: computed once for all of them. A box off the image has no ink (only the
+    page's part)."""
     import cv2
 
     ink, grey = _ink_and_grey(pixels, box, margin, contrast)
+    if not ink.size:
+        page = np.zeros((1, 5), dtype=np.int32)
+        return InkParts(np.zeros(ink.shape, dtype=np.int32), page, np.zeros((1, 2)), grey)
     _, labels, stats, centres = cv2.connectedComponentsWithStats(
         ink.astype(np.uint8), connectivity=8
     )
