@@ -21,9 +21,11 @@ import numpy.typing as npt
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB, off_median
+from screenpilot.vision.shapes import RULE_INK
 
-#: A pixel further than this from the box's median colour (in some channel) is ink.
-INK = 24
+#: A pixel further than this from the box's median colour (in some channel) is ink: the
+#: divider test's (``shapes.is_rule``), so one mask serves both.
+INK = RULE_INK
 #: A grid line is at most this thick (dp)...
 LINE_DP = 1.5
 #: ... inked across this share of the box's side it runs along...
@@ -45,11 +47,13 @@ PAGE_NEAR = 8
 EDGE_DP = 4.0
 
 
-def is_grid_cell(pixels: RGB, box: Box) -> bool:
+def is_grid_cell(pixels: RGB, box: Box, ink: npt.NDArray[np.bool_] | None = None) -> bool:
     """Whether ``box`` of ``pixels`` is a part of the page: the page's colour round it
     (``_on_page``) and in it nothing drawn, or only thin lines across it, each going on
-    past the box (``_goes_on``)."""
-    ink = off_median(pixels, box, INK)
+    past the box (``_goes_on``). ``ink`` is the box's ``off_median(pixels, box, INK)``
+    where the caller has it already."""
+    if ink is None:
+        ink = off_median(pixels, box, INK)
     if ink is None or ink.shape[0] < 4 or ink.shape[1] < 4:
         return False
     dp = dp_size(pixels.shape[1], pixels.shape[0])

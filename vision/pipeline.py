@@ -65,7 +65,7 @@ from screenpilot.vision.glyphrules import (
 )
 from screenpilot.vision.glyphs import search_glyphs
 from screenpilot.vision.gridcells import is_grid_cell
-from screenpilot.vision.image import RGB, ImageInput, load_image
+from screenpilot.vision.image import RGB, ImageInput, load_image, off_median
 from screenpilot.vision.inkbox import settle_boxes
 from screenpilot.vision.layout import (
     across,
@@ -89,7 +89,7 @@ from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
 from screenpilot.vision.pills import as_buttons
 from screenpilot.vision.radios import with_radio_buttons
-from screenpilot.vision.shapes import blob_switch, by_shape, is_rule, switch_drawn
+from screenpilot.vision.shapes import RULE_INK, blob_switch, by_shape, is_rule, switch_drawn
 from screenpilot.vision.shipped import (
     MODELS_DIR,
     Detector,
@@ -196,6 +196,18 @@ INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
 RULED = (ElementKind.BUTTON, ElementKind.IMAGE, ElementKind.ICON)
 #: ... and more than a ruled grid's lines (``gridcells.is_grid_cell``).
 GRIDDED = (*RULED, ElementKind.EDIT_TEXT, ElementKind.SPINNER)
+
+
+def _lines_only(pixels: RGB, element: Element) -> bool:
+    """Whether a detected ``element`` holds nothing but a divider (``shapes.is_rule``,
+    for the kinds in ``RULED``) or a ruled grid's lines on the page (``gridcells.is_grid_cell``,
+    for those in ``GRIDDED``): its ink on its median colour is found once for both."""
+    if element.kind not in GRIDDED:
+        return False
+    ink = off_median(pixels, element.box, RULE_INK)
+    return (element.kind in RULED and is_rule(pixels, element.box, ink)) or is_grid_cell(
+        pixels, element.box, ink
+    )
 
 
 def _timed(fn: Callable[[], T]) -> tuple[T, float]:
@@ -407,8 +419,7 @@ def assemble(
         seen = [  # a drawer's divider found as a button holds nothing but its line,
             e  # a calendar's empty hours found as a field nothing but the grid's lines
             for e in seen
-            if not (e.kind in RULED and is_rule(pixels, e.box))
-            and not (e.kind in GRIDDED and is_grid_cell(pixels, e.box))
+            if not _lines_only(pixels, e)
         ]
         charts = chart_areas(texts, w)  # a chart's bands found as buttons and fields
         seen = [e for e in seen if not on_chart(e, charts, texts)]

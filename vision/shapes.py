@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
@@ -116,11 +117,13 @@ RULE_DP = 1.5
 RULE_ACROSS = 0.8
 
 
-def is_rule(pixels: RGB, box: Box) -> bool:
+def is_rule(pixels: RGB, box: Box, ink: npt.NDArray[np.bool_] | None = None) -> bool:
     """Whether ``box`` of ``pixels`` holds only a horizontal line across it (a divider):
     its ink in one band of rows at most ``RULE_DP`` tall, each row inked across
-    ``RULE_ACROSS`` of the width; a box with no ink at all is not a rule."""
-    ink = off_median(pixels, box, RULE_INK)
+    ``RULE_ACROSS`` of the width; a box with no ink at all is not a rule. ``ink`` is the
+    box's ``off_median(pixels, box, RULE_INK)`` where the caller has it already."""
+    if ink is None:
+        ink = off_median(pixels, box, RULE_INK)
     if ink is None or ink.shape[0] < 4:
         return False
     rows = np.flatnonzero(ink.any(axis=1))
