@@ -74,6 +74,7 @@ from screenpilot.vision.layout import (
     merge_bars,
     one_per_kind,
 )
+from screenpilot.vision.markcharts import mark_charts, on_marks
 from screenpilot.vision.menulines import bar_blocks, cut_at_menu, menu_between
 from screenpilot.vision.monograms import (
     drop_glyph_reads,
@@ -422,7 +423,9 @@ def assemble(
             if not _lines_only(pixels, e)
         ]
         charts = chart_areas(texts, w)  # a chart's bands found as buttons and fields
-        seen = [e for e in seen if not on_chart(e, charts, texts)]
+        dots = mark_charts(texts, seen, w)  # and a chart's marks by weekday
+        seen = [e for e in seen if not on_chart(e, charts, texts) and not on_marks(e, dots)]
+        texts = [t for t in texts if not on_marks(t, dots)]  # a dot read "●"
         bars = [e.box for e in seen if e.kind is ElementKind.SEEK_BAR]
         texts = [  # the knob read as a symbol is the bar's, not a text
             t
@@ -520,6 +523,8 @@ def assemble(
         )
         fields = found_fields(pixels, texts, widgets, fills)  # outlined fields it missed
         widgets += [f for f in fields if not on_chart(f, charts, texts)]  # not grid bands
+        widgets = [e for e in widgets if not on_marks(e, dots)]  # blobs, discs on the marks
+        texts = [t for t in texts if not on_marks(t, dots)]
         widgets, free = _match_texts(widgets, texts, menu, 0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
