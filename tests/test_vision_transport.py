@@ -10,9 +10,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.glyphrules import name_drawn_glyphs
 from screenpilot.vision.image import glyph_ink
-from screenpilot.vision.transport import largest_glyph, transport_in
+from screenpilot.vision.transport import drop_down_in, largest_glyph, transport_in
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-screens"
 PAGE, INK = (33, 33, 33), (255, 255, 255)
@@ -75,6 +76,30 @@ def test_shapes_that_are_no_transport_glyph() -> None:
     d.polygon([(130, 150), (160, 120), (160, 180)], fill=INK)
     d.rectangle((160, 144, 200, 156), fill=INK)
     assert _label(np.asarray(image)) == ""
+
+
+def _triangle(points: list[tuple[int, int]], box: Box = BOX) -> str:
+    """What :func:`drop_down_in` makes of a solid polygon drawn in ``box`` on a phone."""
+    image = Image.new("RGB", (1080, 1920), PAGE)
+    ImageDraw.Draw(image).polygon(points, fill=INK)
+    pixels = np.asarray(image)
+    return drop_down_in(glyph_ink(pixels, box), dp_size(1080, 1920))
+
+
+def test_a_drop_downs_arrow() -> None:
+    """Material's arrow_drop_down, 10 dp wide and 5 high (27 by 13 px at 2.6 px a dp)."""
+    box = Box(140, 140, 180, 170)
+    assert _triangle([(146, 148), (173, 148), (159, 161)], box) == "expand"
+    assert _triangle([(146, 161), (173, 161), (159, 148)], box) == "collapse"
+    assert _triangle([(130, 130), (190, 130), (160, 175)], BOX) == "expand"  # 23 dp wide
+    assert _triangle([(146, 148), (160, 155), (146, 162)], box) == ""  # pointing right
+    assert _triangle([(146, 148), (173, 148), (173, 161), (146, 161)], box) == ""  # a bar
+    wide = Box(100, 100, 260, 220)  # a triangle of 46 dp: a picture, not an arrow
+    assert _triangle([(110, 110), (230, 110), (170, 200)], wide) == ""
+    image = Image.new("RGB", (1080, 1920), PAGE)
+    d = ImageDraw.Draw(image)  # a chevron: two strokes, not a solid triangle
+    d.line([(146, 148), (159, 161), (173, 148)], fill=INK, width=4)
+    assert drop_down_in(glyph_ink(np.asarray(image), box), dp_size(1080, 1920)) == ""
 
 
 def test_the_glyph_rules_name_an_unlabelled_icon() -> None:

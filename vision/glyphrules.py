@@ -7,8 +7,8 @@ menu's three dots (:mod:`vision.overflow`), thin crosses (:mod:`vision.crosses`)
 chevrons (:mod:`vision.chevrons`); the navigation bar's back, home and recents keys
 (:mod:`vision.navkeys`); and two filled glyphs it never learnt, the Wi-Fi fan and the
 mobile signal's triangle (:mod:`vision.signals`, on a picture with no text); and a
-media player's play, pause, skip and fast-forward glyphs (:mod:`vision.transport`, on a
-picture with no text).
+media player's play, pause, skip and fast-forward glyphs and a drop-down's solid arrow
+(:mod:`vision.transport`, on a picture with no text).
 Each picture (an image, icon or button) with no label yet, and no text but what OCR
 makes of such a glyph ("三", ":", "v", ">"), of a button's size at most, is looked at
 as drawn (a button also as the icon model would see it,
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision import chevrons, crosses, hamburger, overflow, signals, transport
+from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
 from screenpilot.vision.group import PICTURES
@@ -70,8 +71,8 @@ def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]
     ``menu``, each that is three dots ``more_options``, a thin "×" ``close`` or "+"
     ``add``, the Wi-Fi fan ``wifi`` and the mobile signal's triangle ``signal``, a
     player's ``play``, ``pause``, ``skip_next``, ``skip_previous``, ``fast_forward`` and
-    ``fast_rewind``, and each
-    that is a chevron
+    ``fast_rewind``, a drop-down's solid arrow ``expand`` (``collapse`` pointing up), and
+    each that is a chevron
     ``expand``, ``collapse``, ``next`` or ``previous`` (its read, if any, dropped). A
     button is looked at as drawn and, where that finds nothing, as the icon model sees
     it (:func:`vision.discs.glyph_crop`). The navigation bar's keys are named first
@@ -108,6 +109,9 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
     if not text and (label := signals.signal_in(parts, signals.largest_glyph(pixels))):
         return label
     if not text and (label := transport.transport_in(parts, transport.largest_glyph(pixels))):
+        return label
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
+    if not text and (label := transport.drop_down_in(parts, dp)):
         return label
     if text in chevrons.READS:
         return chevrons.chevron_in(parts, box)

@@ -26,6 +26,13 @@ bar); anything else is no transport glyph. A player draws them large (NewPipe's 
 33 dp wide): at most :data:`MAX_DP` each way. A lone triangle pointing left is left to
 other rules (the navigation bar's back key, a "previous" chevron).
 
+A drop-down's arrow (Material's ``arrow_drop_down``, "▼" beside a spinner's value:
+LoopHabits' "Week" and "Month", NetGuard's theme list) is a small solid triangle
+pointing down: :func:`drop_down_in` reads it as a triangle pointing right in the
+glyph turned on its side (its rows top to bottom), at most :data:`DROP_DP` wide and
+at least :data:`DROP_WIDE` of that tall, and
+names it ``expand`` (pointing up: ``collapse``).
+
     >>> transport_in(glyph_ink(pixels, box), largest_glyph(pixels))  # doctest: +SKIP
     'skip_next'
 """
@@ -59,6 +66,12 @@ FULL = 0.85
 TRIANGLE_WIDE = 0.5
 TIP = 0.35
 STRAIGHT = 0.15
+#: A drop-down's arrow is at most this many dp wide (Material's is 10 dp).
+DROP_DP = 24
+#: ... and at least this share of its width tall (half, its tip's last rows faint).
+DROP_WIDE = 0.4
+#: What a drop-down's arrow pointing down (up) is named.
+DROP_LABELS = {"right": "expand", "left": "collapse"}
 #: What the pieces make, left to right.
 GLYPHS = {
     ("right",): "play",
@@ -88,6 +101,25 @@ def transport_in(parts: InkParts, largest: float) -> str:
     if "" in pieces:
         return ""
     return GLYPHS.get(tuple(pieces), "")
+
+
+def drop_down_in(parts: InkParts, dp: float) -> str:
+    """``expand`` where ``parts`` (a box's ink) is one solid triangle pointing down at
+    most :data:`DROP_DP` wide on a screen of ``dp`` pixels a dp, ``collapse`` where it
+    points up, else "" (module docstring)."""
+    ink = parts.cut()
+    if ink is None or max(ink.shape) > DROP_DP * dp:
+        return ""
+    turned = np.ascontiguousarray(ink.T)  # rows top to bottom as columns left to right
+    if turned.shape[0] < MIN_SIDE:
+        return ""
+    profile = _profile(turned)
+    if profile is None:
+        return ""
+    pieces = _pieces(profile)
+    if len(pieces) != 1:
+        return ""
+    return DROP_LABELS.get(_piece(pieces[0], turned.shape[0], DROP_WIDE), "")
 
 
 def _profile(ink: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64] | None:
@@ -129,13 +161,14 @@ def _pieces(profile: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
     return [np.asarray(p) for p in pieces]
 
 
-def _piece(p: npt.NDArray[np.float64], height: int) -> str:
+def _piece(p: npt.NDArray[np.float64], height: int, least: float = TRIANGLE_WIDE) -> str:
     """``bar``, ``right`` or ``left`` for one piece of the profile (column heights as
-    shares of the glyph's ``height``, in pixels), else ""."""
+    shares of the glyph's ``height``, in pixels; a triangle at least ``least`` of it
+    wide), else ""."""
     wide = len(p)
     if p.min() >= FULL:
         return "bar" if wide <= BAR_WIDE * height else ""
-    if wide < TRIANGLE_WIDE * height:
+    if wide < least * height:
         return ""
     for name, ramp in (("right", p), ("left", p[::-1])):
         if ramp[0] < FULL or ramp[-1] > TIP:
