@@ -9,7 +9,14 @@ import pytest
 from PIL import Image, ImageDraw
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.navkeys import BACK, HOME, RECENTS, key_shape, name_nav_keys
+from screenpilot.vision.navkeys import (
+    BACK,
+    HOME,
+    RECENTS,
+    drawn_bottom,
+    key_shape,
+    name_nav_keys,
+)
 
 W, H = 1080, 2160
 BAR = (20, 20, 20)
@@ -85,6 +92,22 @@ def test_a_key_with_text_or_higher_up_is_left_alone() -> None:
     assert [e.icon_label for e in name_nav_keys(px, elements)] == ["", HOME, RECENTS]
     up = [Element(id=e.id, kind=e.kind, box=Box(e.box.x1, 1000, e.box.x2, 1044)) for e in elements]
     assert key_shape(px, up[1].box) == ""  # no ink there
+
+
+def test_keys_above_black_rows_at_the_bottom_are_named() -> None:
+    """DroidBot's captures of F-Droid apps: the keyboard's window left black under the
+    navigation bar, whose black bar and keys end ~570 px above the bottom."""
+    xs = (328, 540, 750)
+    bar = _keys(xs=xs).copy()
+    bar[H - 126 :][bar[H - 126 :].max(axis=2) < 100] = 0  # the bar as black as under it
+    px = np.concatenate([bar, np.zeros((570, W, 3), np.uint8)])
+    assert drawn_bottom(px) == CY + S + 1
+    named = name_nav_keys(px, _icons(xs))
+    assert [e.icon_label for e in named] == [BACK, HOME, RECENTS]
+    grey = px.copy()
+    grey[H:] = 40  # not black: a page of its own under the keys, whose bottom band is empty
+    assert drawn_bottom(grey) == H + 570
+    assert [e.icon_label for e in name_nav_keys(grey, _icons(xs))] == ["", "", ""]
 
 
 def test_one_key_alone_is_not_named() -> None:

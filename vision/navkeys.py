@@ -7,7 +7,8 @@ middle of the screen. Nothing else on a screen sits there
 in that order, and the icon model, trained on app glyphs, does not name them (a
 ring reads as "brightness" or "power"). Each picture with no label and no text
 of a key's size (:data:`MAX_KEY`) whose middle lies in the screen's bottom
-:data:`BAND` dp is judged by its outline
+:data:`BAND` dp (above the black rows at its bottom, :func:`drawn_bottom`) is judged by
+its outline
 (:func:`key_shape`); the keys are named when the home circle is at the middle of the
 screen and at least one other key sits on its row, within :data:`REACH` of it (of
 two of one shape, the nearer: the keyboard switcher beside the keys is no recents
@@ -29,6 +30,11 @@ from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB, glyph_ink
 
+#: A row of a screenshot whose pixels are all this dark (every channel) is black: one
+#: captured with the keyboard's window black under the navigation bar (DroidBot's
+#: captures of F-Droid apps, with the keys ~220 dp above the bottom) has its keys in
+#: the band above its black rows.
+BLACK = 10
 #: Names of the keys, by shape.
 BACK, HOME, RECENTS = "back", "home", "recent apps"
 NAMES = frozenset({BACK, HOME, RECENTS})
@@ -117,12 +123,23 @@ def _even(mask: np.ndarray) -> bool:
     return bool(min(left, right) >= 0.75 * max(left, right))
 
 
+def drawn_bottom(pixels: RGB) -> int:
+    """The row under the last one drawn on ``pixels``: its height, less the black rows
+    at its bottom (every channel at most :data:`BLACK`; only where its last row is black:
+    a screenshot under whose navigation bar the keyboard's window was left black)."""
+    h = pixels.shape[0]
+    if int(pixels[-1, ::4].max()) > BLACK:
+        return h
+    drawn = np.flatnonzero(pixels[:, ::4].max(axis=(1, 2)) > BLACK)
+    return int(drawn[-1]) + 1 if len(drawn) else h
+
+
 def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
     """``elements`` with the navigation bar's keys labelled (the module docstring); a
     key found as a check box becomes an icon."""
     h, w = pixels.shape[:2]
     dp = dp_size(w, h)
-    low, largest = h - BAND * dp, MAX_KEY * dp
+    low, largest = drawn_bottom(pixels) - BAND * dp, MAX_KEY * dp
     shapes: dict[int, str] = {}
     for i, e in enumerate(elements):
         if (
