@@ -159,13 +159,14 @@ def test_a_box_off_the_image_has_no_ink_and_no_glyph(corners: tuple[int, int, in
     nothing there (they used to raise inside OpenCV, or read the far end of the image)."""
     from screenpilot.model.geometry import Box
     from screenpilot.vision.glyphrules import _drawn_label
-    from screenpilot.vision.image import glyph_ink, glyph_window
+    from screenpilot.vision.image import box_pixels, glyph_ink, glyph_window, off_median
 
     pixels = np.full((100, 100, 3), 255, np.uint8)
     pixels[70:90, 70:90] = 0  # a glyph in the far corner, which a wrapped slice would see
     x1, y1, x2, y2 = corners
     box = Box(x1=x1, y1=y1, x2=x2, y2=y2)
     assert glyph_window(pixels, box)[0].size == 0
+    assert box_pixels(pixels, box).size == 0 and off_median(pixels, box, 24) is None
     parts = glyph_ink(pixels, box)
     assert parts.count == 1 and parts.cut() is None and parts.largest() is None
     assert parts.alone(0.1) is None

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import RGB, off_median
+from screenpilot.vision.image import RGB, box_pixels, off_median
 from screenpilot.vision.shapes import RULE_INK
 
 #: A pixel further than this from the box's median colour (in some channel) is ink: the
@@ -84,7 +84,7 @@ def _on_page(pixels: RGB, box: Box, dp: float) -> bool:
     ring = max(2, round(RING_DP * dp))
     x1, y1 = max(0, box.x1 - ring), max(0, box.y1 - ring)
     x2, y2 = min(w, box.x2 + ring), min(h, box.y2 + ring)
-    inner = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2]
+    inner = box_pixels(pixels, box)
     colour = np.median(inner.reshape(-1, inner.shape[-1]), axis=0)
     near = (np.abs(pixels[y1:y2, x1:x2].astype(np.int16) - colour) <= PAGE_NEAR).all(axis=-1)
     inside = near[max(0, box.y1) - y1 : box.y2 - y1, max(0, box.x1) - x1 : box.x2 - x1]

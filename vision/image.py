@@ -294,11 +294,17 @@ def channel_mean(pixels: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return total
 
 
+def box_pixels(pixels: npt.NDArray[Any], box: Box) -> npt.NDArray[Any]:
+    """The pixels of ``box`` clipped to the image: empty for a box off it (a plain slice
+    would wrap round from the far edge at a negative end)."""
+    return pixels[max(0, box.y1) : max(0, box.y2), max(0, box.x1) : max(0, box.x2)]
+
+
 def off_median(pixels: npt.NDArray[Any], box: Box, spread: int) -> npt.NDArray[np.bool_] | None:
     """The pixels of ``box`` (clipped to the image) further than ``spread``
     from the box's median colour in some channel, as a mask of the box's shape: its ink
     on its own background (None for an empty box)."""
-    patch = pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2].astype(np.int16)
+    patch = box_pixels(pixels, box).astype(np.int16)
     if patch.size == 0:
         return None
     median = np.median(patch.reshape(-1, patch.shape[-1]), axis=0).astype(np.int16)

@@ -39,7 +39,7 @@ from screenpilot.vision.checkboxes import (
     dedupe,
     same_square,
 )
-from screenpilot.vision.image import RGB, border_colour, channel_mean, grey_u8
+from screenpilot.vision.image import RGB, border_colour, box_pixels, channel_mean, grey_u8
 
 #: A pixel is ink when its grey differs from the box's border's median by this much.
 INK = 40.0
@@ -244,7 +244,7 @@ def _empty_beside(pixels: np.ndarray, ring: Box, widget: Element) -> bool:
         return False
     if box.x1 > ring.x2 + ALIGNED * side or box.x2 < ring.x1 - ALIGNED * side:
         return False
-    grey = channel_mean(pixels[max(0, box.y1) : box.y2, max(0, box.x1) : box.x2])
+    grey = channel_mean(box_pixels(pixels, box))
     mask = np.ones(grey.shape, bool)
     x1, x2 = max(0, ring.x1 - box.x1), max(0, ring.x2 - box.x1)
     mask[max(0, ring.y1 - box.y1) : max(0, ring.y2 - box.y1), x1:x2] = False
