@@ -353,3 +353,34 @@ def test_an_icon_says_icon_once() -> None:
         "[2] icon labelled 'Settings' icon 'settings'",
         "[3] button icon 'add'",
     ]
+
+
+def test_describe_reads_elements_in_no_block_where_they_lie() -> None:
+    """NetGuard's traffic log: a list block ends before the screen's last rows, which
+    make no block. They are read after the list, not first, above the status bar; what
+    lies behind a dialog still comes last."""
+    blocks = (
+        Block(0, Box(0, 0, 1080, 60), BlockKind.STATUS_BAR),
+        Block(1, Box(0, 200, 1080, 1400), BlockKind.LIST),
+        Block(2, Box(0, 1900, 1080, 2028), BlockKind.NAVIGATION_BAR),
+    )
+    elements = (
+        Element(1, ElementKind.TEXT, Box(900, 10, 1000, 50), text="09:50", block_id=0),
+        Element(2, ElementKind.TEXT, Box(20, 100, 400, 150), text="Show log"),
+        Element(3, ElementKind.TEXT, Box(20, 300, 400, 350), text="38834 vpn", block_id=1),
+        Element(4, ElementKind.TEXT, Box(20, 1500, 400, 1550), text="57323 vpn"),
+        Element(5, ElementKind.TEXT, Box(20, 1700, 400, 1750), text="59071 vpn"),
+        Element(6, ElementKind.ICON, Box(500, 1930, 560, 1990), icon_label="home", block_id=2),
+    )
+    lines = Screen(1080, 2028, elements, blocks).describe().splitlines()
+    assert lines == [
+        "[status bar]",
+        "  [1] text '09:50'",
+        "[2] text 'Show log'",
+        "[list]",
+        "  [3] text '38834 vpn'",
+        "[4] text '57323 vpn'",
+        "[5] text '59071 vpn'",
+        "[navigation bar]",
+        "  [6] icon 'home'",
+    ]

@@ -102,11 +102,7 @@ class Screen(Record):
         by_block: dict[int | None, list[Element]] = {}
         for e in self.elements:
             by_block.setdefault(e.block_id, []).append(e)
-        # what lies behind a dialog's or drawer's scrim comes last, after what is in front
-        order = sorted(self.blocks, key=lambda b: (b.kind is BlockKind.BEHIND, b.box.y1, b.box.x1))
-        groups: list[tuple[Block | None, list[Element]]] = [(None, by_block.get(None, []))]
-        groups += [(b, by_block.get(b.id, [])) for b in order]
-        for block, elements in groups:
+        for block, elements in self._sections(by_block):
             if not elements:
                 continue
             indent = ""
@@ -126,6 +122,30 @@ class Screen(Record):
             for e in self.reading_order(elements):
                 lines.append(indent + describe_element(e, active=e.id == active))
         return "\n".join(lines)
+
+    def _sections(
+        self, by_block: dict[int | None, list[Element]]
+    ) -> list[tuple[Block | None, list[Element]]]:
+        """The blocks with their elements top to bottom, and between them the runs of
+        elements in no block, each where its top lies (a list whose last rows make no
+        block no longer has them read first, above the status bar); what lies behind a
+        dialog's or drawer's scrim comes last, after what is in front."""
+        front = [b for b in self.blocks if b.kind is not BlockKind.BEHIND]
+        behind = [b for b in self.blocks if b.kind is BlockKind.BEHIND]
+        placed: list[tuple[tuple[int, int, int], Block | None, Element | None]] = [
+            ((b.box.y1, 0, b.box.x1), b, None) for b in front
+        ]
+        placed += [((e.box.y1, 1, e.box.x1), None, e) for e in by_block.get(None, [])]
+        sections: list[tuple[Block | None, list[Element]]] = []
+        for _, block, element in sorted(placed, key=lambda p: p[0]):
+            if element is None:
+                sections.append((block, by_block.get(block.id, []) if block else []))
+            elif sections and sections[-1][0] is None:
+                sections[-1][1].append(element)
+            else:
+                sections.append((None, [element]))
+        behind.sort(key=lambda b: (b.box.y1, b.box.x1))
+        return sections + [(b, by_block.get(b.id, [])) for b in behind]
 
 
 #: What :meth:`Screen.describe` says above the elements of a ``BEHIND`` block.
