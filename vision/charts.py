@@ -23,8 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from statistics import median
+from typing import TypeVar
 
 from screenpilot.model import Box, Element, ElementKind
+
+#: A label's value, as an axis reads it.
+V = TypeVar("V")
 
 #: An axis label: a number (a sign, a decimal part), with an optional currency before
 #: it and a unit of at most three letters, "%" or "°" after it.
@@ -87,38 +91,61 @@ def _axis(column: list[tuple[Element, float]]) -> list[Element]:
     return best if len(best) >= MIN_TICKS else []
 
 
-def chart_areas(texts: Sequence[Element], width: int) -> list[Box]:
-    """The charts a value axis among ``texts`` (OCR lines) marks, on a screen ``width``
-    across; see the module docstring."""
-    ticks = [(t, parsed) for t in texts if t.text and (parsed := _tick(t.text)) is not None]
+def aligned_axes(
+    labels: Sequence[tuple[Element, V]],
+    width: int,
+    axis_of: Callable[[list[tuple[Element, V]]], list[Element]],
+    same: Callable[[V, V], bool] | None = None,
+) -> list[list[Element]]:
+    """The axes among ``labels`` (texts, each with its value): for each label on no axis
+    yet, the labels whose left ends (then, among those left, right ends) lie within
+    ``ALIGN`` of the screen's ``width`` of its own, with a value ``same`` as its, top to
+    bottom, handed to ``axis_of``, which gives the axis among them (its labels; none:
+    ``[]``). A label is on one axis at most."""
     tol = ALIGN * width
-    areas: list[Box] = []
+    axes: list[list[Element]] = []
     used: set[int] = set()
     edges: tuple[Callable[[Box], int], ...] = (lambda b: b.x1, lambda b: b.x2)
     for edge in edges:
-        for t, (_, unit) in ticks:
+        for t, value in labels:
             if id(t) in used:
                 continue
             column = sorted(
                 (
-                    (o, value)
-                    for o, (value, u) in ticks
-                    if u == unit and id(o) not in used and abs(edge(o.box) - edge(t.box)) <= tol
+                    (o, v)
+                    for o, v in labels
+                    if id(o) not in used
+                    and abs(edge(o.box) - edge(t.box)) <= tol
+                    and (same is None or same(value, v))
                 ),
                 key=lambda p: p[0].box.center[1],
             )
-            axis = _axis(column)
-            if not axis:
-                continue
-            used.update(id(e) for e in axis)
-            gap = (axis[-1].box.center[1] - axis[0].box.center[1]) / (len(axis) - 1)
-            top = max(0, round(axis[0].box.y1 - gap / 2))
-            bottom = round(axis[-1].box.y2 + BELOW * gap)
-            left, right = min(e.box.x1 for e in axis), max(e.box.x2 for e in axis)
-            if left + right < width:  # an axis at the left: the chart lies right of it
-                areas.append(Box(max(0, round(left - gap)), top, width, bottom))
-            else:
-                areas.append(Box(0, top, min(width, round(right + gap)), bottom))
+            axis = axis_of(column)
+            if axis:
+                used.update(id(e) for e in axis)
+                axes.append(axis)
+    return axes
+
+
+def chart_areas(texts: Sequence[Element], width: int) -> list[Box]:
+    """The charts a value axis among ``texts`` (OCR lines) marks, on a screen ``width``
+    across; see the module docstring."""
+    ticks = [(t, parsed) for t in texts if t.text and (parsed := _tick(t.text)) is not None]
+    areas: list[Box] = []
+    for axis in aligned_axes(
+        ticks,
+        width,
+        lambda column: _axis([(o, value) for o, (value, _) in column]),
+        lambda a, b: a[1] == b[1],  # one unit
+    ):
+        gap = (axis[-1].box.center[1] - axis[0].box.center[1]) / (len(axis) - 1)
+        top = max(0, round(axis[0].box.y1 - gap / 2))
+        bottom = round(axis[-1].box.y2 + BELOW * gap)
+        left, right = min(e.box.x1 for e in axis), max(e.box.x2 for e in axis)
+        if left + right < width:  # an axis at the left: the chart lies right of it
+            areas.append(Box(max(0, round(left - gap)), top, width, bottom))
+        else:
+            areas.append(Box(0, top, min(width, round(right + gap)), bottom))
     return areas
 
 

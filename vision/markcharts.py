@@ -8,7 +8,8 @@ elements with no name, which a planner can only read as clutter, and a button ov
 "Tue" took "Tue Wed" for its label.
 
 :func:`mark_charts` finds such a chart by its weekday axis: three or more weekday names
-(:data:`WEEKDAYS`, as short as "Mo") whose left or right ends line up, in the week's
+(:data:`WEEKDAYS`, as short as "Mo") whose left or right ends line up
+(``vision.charts.aligned_axes``, as a value axis' labels do), in the week's
 order downwards, their centres one step apart for each day between them (``EVEN``;
 GitHub's contribution map names only Mon, Wed and Fri), spanning at least ``MIN_DAYS``
 days. The chart runs half a step above the first day's row and below the last one's,
@@ -30,11 +31,12 @@ texts.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
 from screenpilot.model import Box, Element, ElementKind
+from screenpilot.vision.charts import aligned_axes
 
 #: Each weekday's names, Sunday first, as a chart's axis writes them (lower case, a
 #: full stop after an abbreviation dropped).
@@ -53,8 +55,6 @@ MARK_READS = frozenset({"●", "•", "·", "○", "◯", "O", "o", "0", "°", "
 MIN_NAMES = 3
 #: ... spanning at least this many days, first to last ...
 MIN_DAYS = 4
-#: ... their left (or right) ends within this share of the screen's width ...
-ALIGN = 0.02
 #: ... each gap between centres, per day, within this share of the median ...
 EVEN = 0.15
 #: ... which is at least this many name heights (lines of a list are further apart
@@ -106,31 +106,8 @@ def mark_charts(
     ``widgets`` (the detector's boxes) in them, on a screen ``width`` across; see the
     module docstring."""
     days = [(t, d) for t in texts if t.text and (d := weekday(t.text)) is not None]
-    tol = ALIGN * width
-    charts: list[MarkChart] = []
-    used: set[int] = set()
-    edges: tuple[Callable[[Box], int], ...] = (lambda b: b.x1, lambda b: b.x2)
-    for edge in edges:
-        for t, _ in days:
-            if id(t) in used:
-                continue
-            column = sorted(
-                (
-                    (o, d)
-                    for o, d in days
-                    if id(o) not in used and abs(edge(o.box) - edge(t.box)) <= tol
-                ),
-                key=lambda p: p[0].box.center[1],
-            )
-            found = _axis(column)
-            if found is None:
-                continue
-            axis, step = found
-            used.update(id(e) for e in axis)
-            chart = _chart(axis, step, width)
-            if _only_marks(chart, texts, widgets):
-                charts.append(chart)
-    return charts
+    charts = [_chart(axis, width) for axis in aligned_axes(days, width, _axis)]
+    return [chart for chart in charts if _only_marks(chart, texts, widgets)]
 
 
 def on_marks(element: Element, charts: Sequence[MarkChart]) -> bool:
@@ -147,30 +124,38 @@ def on_marks(element: Element, charts: Sequence[MarkChart]) -> bool:
     return False
 
 
-def _axis(column: list[tuple[Element, int]]) -> tuple[list[Element], float] | None:
-    """``column`` (weekday names top to bottom, with their days) as an axis and its step
-    a day, or ``None``: the names in the week's order, a step a day apart."""
+def _axis(column: list[tuple[Element, int]]) -> list[Element]:
+    """``column`` (weekday names top to bottom, with their days) as an axis, or ``[]``:
+    at least ``MIN_NAMES`` names in the week's order over ``MIN_DAYS`` days or more, a
+    step a day apart, the step ``MIN_STEP`` name heights at least."""
     if len(column) < MIN_NAMES:
-        return None
-    gaps = [
-        ((b.box.center[1] - a.box.center[1]), (db - da) % 7)
-        for (a, da), (b, db) in itertools.pairwise(column)
-    ]
-    if any(dd == 0 for _, dd in gaps) or sum(dd for _, dd in gaps) < MIN_DAYS - 1:
-        return None
-    if sum(dd for _, dd in gaps) > 6:  # more than a week: no one axis
-        return None
-    per_day = [gap / dd for gap, dd in gaps]
+        return []
+    days = [d for _, d in column]
+    per_day = _per_day([e for e, _ in column], days)
+    if per_day is None or sum((b - a) % 7 for a, b in itertools.pairwise(days)) < MIN_DAYS - 1:
+        return []
     step = median(per_day)
     height = median(e.box.height for e, _ in column)
     if step < MIN_STEP * height or any(abs(s - step) > EVEN * step for s in per_day):
+        return []
+    return [e for e, _ in column]
+
+
+def _per_day(names: list[Element], days: list[int]) -> list[float] | None:
+    """The gap between each two names' centres (top to bottom) a day of the ``days``
+    between them; ``None`` where the days are not in the week's order within one week."""
+    steps = [(b - a) % 7 for a, b in itertools.pairwise(days)]
+    if 0 in steps or sum(steps) > 6:  # the same day twice, or more than a week
         return None
-    return [e for e, _ in column], step
+    gaps = [b.box.center[1] - a.box.center[1] for a, b in itertools.pairwise(names)]
+    return [gap / k for gap, k in zip(gaps, steps, strict=True)]
 
 
-def _chart(axis: list[Element], step: float, width: int) -> MarkChart:
-    """The area that ``axis`` (a step a day apart) heads: its rows, from the axis to the
-    far edge of the screen."""
+def _chart(axis: list[Element], width: int) -> MarkChart:
+    """The area that ``axis`` (weekday names a step a day apart) heads: its rows, from
+    the axis to the far edge of the screen."""
+    per_day = _per_day(axis, [weekday(e.text) or 0 for e in axis]) or [0.0]
+    step = median(per_day)
     top = max(0, round(axis[0].box.center[1] - step / 2))
     bottom = round(axis[-1].box.center[1] + step / 2)
     left = min(e.box.x1 for e in axis)
