@@ -127,7 +127,7 @@ def drawn_bottom(pixels: RGB) -> int:
     """The row under the last one drawn on ``pixels``: its height, less the black rows
     at its bottom (every channel at most :data:`BLACK`; only where its last row is black:
     a screenshot under whose navigation bar the keyboard's window was left black)."""
-    h = pixels.shape[0]
+    h = int(pixels.shape[0])
     if int(pixels[-1, ::4].max()) > BLACK:
         return h
     drawn = np.flatnonzero(pixels[:, ::4].max(axis=(1, 2)) > BLACK)
