@@ -17,12 +17,16 @@ from screenpilot.vision.glyphrules import glyph_read
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-screens"
 
 
-@pytest.mark.parametrize("text", ["☆", "+", "X", "x", "• •", "⋮", "...", "三", "←", "★"])
+@pytest.mark.parametrize(
+    "text", ["☆", "+", "X", "x", "• •", "⋮", "...", "三", "←", "★", "à", "é", "ñ"]
+)
 def test_signs_crosses_and_dots_are_glyph_reads(text: str) -> None:
     assert glyph_read(text)
 
 
-@pytest.mark.parametrize("text", ["", "<>", "L", "A", "16", "OK", "CANCEL", "三三", "é"])
+@pytest.mark.parametrize(
+    "text", ["", "<>", "L", "A", "16", "OK", "CANCEL", "三三", "ß", "中", "Ø", "àà"]
+)
 def test_words_letters_and_numbers_are_not(text: str) -> None:
     assert not glyph_read(text)
 
@@ -56,15 +60,17 @@ def test_the_models_label_replaces_a_glyph_read() -> None:
         _button(2, Box(40, 80, 160, 200), "☆"),  # the model is unsure: the read stays
         _button(3, Box(200, 80, 320, 200), "<>"),  # a read that is text: not looked at
         _button(4, Box(0, 600, 1080, 1400), "+"),  # a photo, not a glyph's button
+        _button(5, Box(600, 350, 680, 430), "à"),  # ActivityDiary's floating camera button
     ]
-    labeller = _Labeller(["add", "unknown"])
+    labeller = _Labeller(["add", "unknown", "camera"])
     out = pipeline._label_icons(px, els, labeller, {})  # type: ignore[arg-type]
-    assert labeller.seen == 2
+    assert labeller.seen == 3
     assert [(e.text, e.icon_label) for e in out] == [
         ("", "add"),
         ("☆", ""),
         ("<>", ""),
         ("+", ""),
+        ("", "camera"),
     ]
 
 

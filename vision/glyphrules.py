@@ -21,6 +21,7 @@ read goes. The model then labels the rest. About 3 ms a screen.
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Sequence
 
 from screenpilot.model import Box, Element, ElementKind
@@ -55,15 +56,23 @@ DOTS = frozenset("•·.:…⋮")
 def glyph_read(text: str) -> bool:
     """Whether ``text``, all a picture holds, is what OCR makes of a glyph rather than a
     word: one sign that is neither a letter nor a digit ("☆", "+", "←", "≡"), "三",
-    a cross's "X", or dots alone ("• •"). Such a picture goes to the icon model, and
-    its read gives way to the model's label when the model is sure (a floating "+"
-    read "X" is ``add``); a word, a number or a "<>" stays as read."""
+    a cross's "X", dots alone ("• •"), or one Latin letter with a mark on it, which no
+    button is labelled with (ActivityDiary's floating camera button read "à"). Such a
+    picture goes to the icon model, and its read gives way to the model's label when the
+    model is sure (a floating "+" read "X" is ``add``); a word, a number or a "<>" stays
+    as read."""
     sign = text.replace(" ", "")
     if not sign:
         return False
     if sign in CROSS_READS or sign in hamburger.READS or set(sign) <= DOTS:
         return True
-    return len(sign) == 1 and not sign.isalnum()
+    return len(sign) == 1 and (not sign.isalnum() or _accented(sign))
+
+
+def _accented(sign: str) -> bool:
+    """Whether ``sign`` is a Latin letter with a mark on it ("à", "é", "ü")."""
+    parts = unicodedata.normalize("NFD", sign)
+    return len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
 
 
 def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
