@@ -100,3 +100,46 @@ def test_a_gem_flat_on_top_is_no_fan() -> None:
     d = ImageDraw.Draw(img)
     d.polygon([(132, 130), (168, 130), (182, 145), (150, 180), (118, 145)], fill=DARK)
     assert signal_label(np.asarray(img), BOX) == ""
+
+
+def _slashed(*, slash: bool = True, gap: bool = True, tones: bool = False) -> np.ndarray:
+    """NetGuard's "mobile data blocked": the signal's triangle (24 dp) struck through
+    from its top left, a gap of the page along the slash, the stroke past the triangle."""
+    img = Image.new("RGB", (1080, 2000), PAGE)
+    d = ImageDraw.Draw(img)
+    d.polygon([(185, 112), (185, 180), (117, 180)], fill=DARK)
+    if tones:  # a two-tone triangle instead: a darker part, no slash
+        d.polygon([(185, 112), (185, 180), (117, 180)], fill=PALE)
+        d.polygon([(150, 147), (150, 180), (117, 180)], fill=DARK)
+        return np.asarray(img)
+    if gap:
+        d.line([(112, 116), (192, 196)], fill=PAGE, width=12)
+    if slash:
+        d.line([(116, 120), (178, 182)], fill=DARK, width=6)
+    return np.asarray(img)
+
+
+def test_the_struck_through_triangle_is_signal_off() -> None:
+    from screenpilot.vision.blocks import dp_size
+    from screenpilot.vision.image import glyph_ink
+    from screenpilot.vision.signals import SIGNAL_OFF, largest_glyph, slashed_in
+
+    def read(px: np.ndarray) -> str:
+        return slashed_in(glyph_ink(px, BOX), largest_glyph(px), dp_size(1080, 2000))
+
+    assert read(_slashed()) == SIGNAL_OFF
+    assert read(_slashed(slash=False)) == ""  # a gap alone: no stroke past the triangle
+    assert read(_slashed(tones=True)) == ""  # two tones: no slash
+    assert read(_page("signal")) == ""  # one part: the plain triangle (``signal``)
+    named = name_drawn_glyphs(_slashed(), [Element(id=1, kind=ElementKind.ICON, box=BOX)])
+    assert named[0].icon_label == SIGNAL_OFF
+
+
+@pytest.mark.skipif(
+    not (REAL / "NetGuard" / "50-theme.png").exists(), reason="../shared/data absent"
+)
+def test_netguards_blocked_mobile_data_is_signal_off() -> None:
+    from screenpilot.vision.pipeline import analyse
+
+    screen = analyse(REAL / "NetGuard" / "50-theme.png").screen
+    assert [e.icon_label for e in screen.elements].count("signal_off") >= 3

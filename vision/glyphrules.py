@@ -117,9 +117,11 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
         return label
     if not text and (label := signals.signal_in(parts, signals.largest_glyph(pixels))):
         return label
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
+    if not text and (label := signals.slashed_in(parts, signals.largest_glyph(pixels), dp)):
+        return label
     if not text and (label := transport.transport_in(parts, transport.largest_glyph(pixels))):
         return label
-    dp = dp_size(pixels.shape[1], pixels.shape[0])
     if not text and (label := transport.drop_down_in(parts, dp)):
         return label
     if text in chevrons.READS:

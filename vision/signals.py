@@ -24,6 +24,15 @@ and
 A two-tone glyph (the signal's strength in a darker part over a pale full shape) is
 read as found: a smaller fan or triangle of the same angle is the same shape.
 
+``signal_off`` is the triangle struck through from its top left (Material's
+"signal_cellular_off"; NetGuard's "mobile data blocked" on every blocked app's row, 56
+times on its screenshots, unnamed: the model read it as a cross, which its mirror check
+refuses): its ink in two parts or more, on either side of a gap along the slash, and the
+slash's stroke past the triangle. :func:`slashed_in` fills the gap (a closing with a
+line across it, ``SLASH_GAP`` dp), drops the stroke (an opening with the same line,
+``SLASH_STROKE`` dp) and reads what is left as the triangle, its right angle cut a
+little by the slash's end (``CUT_CORNER``).
+
     >>> signal_label(pixels, element.box)   # doctest: +SKIP
     'wifi'
 """
@@ -39,7 +48,7 @@ from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import InkParts, glyph_ink
 
-WIFI, SIGNAL = "wifi", "signal"
+WIFI, SIGNAL, SIGNAL_OFF = "wifi", "signal", "signal_off"
 #: The shape is at least this many pixels each way ...
 MIN_SIDE = 10
 #: ... and at most this many dp (a glyph is drawn 24 dp; an app's launcher icon that
@@ -69,6 +78,16 @@ STRAIGHT = 0.1
 TRIANGLE_ASPECT = (0.75, 1.35)
 #: ... and fills this share of its box.
 HALF = (0.4, 0.62)
+#: A slash's gap is filled over this many dp across it, and its stroke, this many dp
+#: thick at most, dropped ...
+SLASH_GAP = 3.0
+SLASH_STROKE = 2.5
+#: ... where the stroke's ink past the triangle is at least this share of the
+#: triangle's (a two-tone glyph's parts leave none) ...
+STROKE_INK = 0.02
+#: ... and this share of the triangle's rows at least end at its right edge (the
+#: slash's end cuts its right angle).
+CUT_CORNER = 0.75
 
 
 def signal_label(pixels: npt.NDArray[Any], box: Box) -> str:
@@ -134,3 +153,41 @@ def _triangle(
         return False
     line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
     return float(np.mean(np.abs(widths - line))) <= STRAIGHT * w
+
+
+def slashed_in(parts: InkParts, largest: float, dp: float) -> str:
+    """``signal_off`` where ``parts`` (a box's ink) is the mobile signal's triangle
+    struck through (the module docstring), else ""; ``largest``: the most pixels the
+    glyph may take each way, on a screen of ``dp`` pixels a dp."""
+    import cv2
+
+    ink = parts.cut()
+    if ink is None or parts.count < 3 or min(ink.shape) < MIN_SIDE or max(ink.shape) > largest:
+        return ""
+    pad = 6
+    drawn = np.pad(ink.astype(np.uint8), pad)
+    across = np.eye(max(3, round(SLASH_GAP * dp)), dtype=np.uint8)[::-1]  # "/" across "\"
+    healed = cv2.morphologyEx(drawn, cv2.MORPH_CLOSE, across)
+    stroke = np.eye(max(3, round(SLASH_STROKE * dp)), dtype=np.uint8)[::-1]
+    healed = cv2.morphologyEx(healed, cv2.MORPH_OPEN, stroke)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(healed, connectivity=8)
+    if count < 2:
+        return ""
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    body = cv2.dilate((labels == best).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if int((drawn.astype(bool) & ~body).sum()) < STROKE_INK * int(stats[best, cv2.CC_STAT_AREA]):
+        return ""  # no stroke past the shape: two tones, not a slash
+    x, y, w, h = (int(v) for v in stats[best, :4])
+    shape = labels[y : y + h, x : x + w] == best
+    inked = shape.any(axis=1)
+    first = np.argmax(shape, axis=1)
+    last = w - 1 - np.argmax(shape[:, ::-1], axis=1)
+    widths = np.where(inked, last - first + 1, 0)
+    if float(np.mean(shape.sum(axis=1) == widths)) < ONE_RUN:
+        return ""
+    if not TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1]:
+        return ""
+    if not HALF[0] <= float(shape.mean()) <= HALF[1] or float(np.mean(last >= w - 2)) < CUT_CORNER:
+        return ""
+    line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
+    return SIGNAL_OFF if float(np.mean(np.abs(widths - line))) <= STRAIGHT * w else ""
