@@ -110,17 +110,29 @@ def signal_in(parts: InkParts, largest: float) -> str:
     h, w = shape.shape
     if min(h, w) < MIN_SIDE or max(h, w) > largest:
         return ""
-    inked = shape.any(axis=1)
-    first = np.argmax(shape, axis=1)
-    last = w - 1 - np.argmax(shape[:, ::-1], axis=1)
-    widths = np.where(inked, last - first + 1, 0)
-    if float(np.mean(shape.sum(axis=1) == widths)) < ONE_RUN:
+    rows = _rows(shape)
+    if rows is None:
         return ""
+    first, last, widths = rows
     if _fan(widths, first, last, w) and FAN_ASPECT[0] <= w / h <= FAN_ASPECT[1]:
         return WIFI
     if TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1] and _triangle(shape, widths, last, w):
         return SIGNAL
     return ""
+
+
+def _rows(
+    shape: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]] | None:
+    """Each row's first and last inked column and its width from one to the other (0 for
+    an empty row), or None where fewer than ``ONE_RUN`` of the rows are one run of ink."""
+    w = shape.shape[1]
+    first = np.argmax(shape, axis=1)
+    last = w - 1 - np.argmax(shape[:, ::-1], axis=1)
+    widths = np.where(shape.any(axis=1), last - first + 1, 0)
+    if float(np.mean(shape.sum(axis=1) == widths)) < ONE_RUN:
+        return None
+    return first, last, widths
 
 
 def _fan(widths: npt.NDArray[Any], first: npt.NDArray[Any], last: npt.NDArray[Any], w: int) -> bool:
@@ -179,12 +191,10 @@ def slashed_in(parts: InkParts, largest: float, dp: float) -> str:
         return ""  # no stroke past the shape: two tones, not a slash
     x, y, w, h = (int(v) for v in stats[best, :4])
     shape = labels[y : y + h, x : x + w] == best
-    inked = shape.any(axis=1)
-    first = np.argmax(shape, axis=1)
-    last = w - 1 - np.argmax(shape[:, ::-1], axis=1)
-    widths = np.where(inked, last - first + 1, 0)
-    if float(np.mean(shape.sum(axis=1) == widths)) < ONE_RUN:
+    rows = _rows(shape)
+    if rows is None:
         return ""
+    _, last, widths = rows
     if not TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1]:
         return ""
     if not HALF[0] <= float(shape.mean()) <= HALF[1] or float(np.mean(last >= w - 2)) < CUT_CORNER:
