@@ -143,3 +143,25 @@ def test_netguards_blocked_mobile_data_is_signal_off() -> None:
 
     screen = analyse(REAL / "NetGuard" / "50-theme.png").screen
     assert [e.icon_label for e in screen.elements].count("signal_off") >= 3
+
+
+def test_the_struck_through_fan_is_wifi_off() -> None:
+    from screenpilot.vision.blocks import dp_size
+    from screenpilot.vision.image import glyph_ink
+    from screenpilot.vision.signals import WIFI_OFF, largest_glyph, slashed_in
+
+    def read(px: np.ndarray) -> str:
+        return slashed_in(glyph_ink(px, BOX), largest_glyph(px), dp_size(1080, 2000))
+
+    img = Image.new("RGB", (1080, 2000), PAGE)
+    d = ImageDraw.Draw(img)
+    _fan(d, 150, 180, 50, DARK)
+    d.line([(108, 118), (192, 202)], fill=PAGE, width=12)  # the gap along the slash
+    d.line([(112, 122), (178, 188)], fill=DARK, width=6)  # the slash, past the fan
+    assert read(np.asarray(img)) == WIFI_OFF
+    assert read(_page("wifi two-tone")) == ""  # two parts, but as symmetric as the fan
+    img = Image.new("RGB", (1080, 2000), PAGE)
+    d = ImageDraw.Draw(img)  # a pencil in two parts (its tip apart), running up to the right
+    d.line([(118, 182), (166, 134)], fill=DARK, width=14)
+    d.line([(172, 128), (182, 118)], fill=DARK, width=14)
+    assert read(np.asarray(img)) == ""

@@ -31,7 +31,10 @@ refuses): its ink in two parts or more, on either side of a gap along the slash,
 slash's stroke past the triangle. :func:`slashed_in` fills the gap (a closing with a
 line across it, ``SLASH_GAP`` dp), drops the stroke (an opening with the same line,
 ``SLASH_STROKE`` dp) and reads what is left as the triangle, its right angle cut a
-little by the slash's end (``CUT_CORNER``).
+little by the slash's end (``CUT_CORNER``). ``wifi_off`` is the fan struck through the
+same way (NetGuard's "Wi-Fi blocked"): healed, and what its mirror image lacks (the
+slash, ``ODD_INK`` of the ink at least: a two-tone fan is symmetric) dropped, it is read
+as the fan.
 
     >>> signal_label(pixels, element.box)   # doctest: +SKIP
     'wifi'
@@ -48,7 +51,7 @@ from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import InkParts, glyph_ink
 
-WIFI, SIGNAL, SIGNAL_OFF = "wifi", "signal", "signal_off"
+WIFI, SIGNAL, WIFI_OFF, SIGNAL_OFF = "wifi", "signal", "wifi_off", "signal_off"
 #: The shape is at least this many pixels each way ...
 MIN_SIDE = 10
 #: ... and at most this many dp (a glyph is drawn 24 dp; an app's launcher icon that
@@ -88,6 +91,12 @@ STROKE_INK = 0.02
 #: ... and this share of the triangle's rows at least end at its right edge (the
 #: slash's end cuts its right angle).
 CUT_CORNER = 0.75
+#: A struck-through fan's ink that its mirror image lacks (the slash) is at least this
+#: share of it.
+ODD_INK = 0.05
+#: ... and runs down to the right, as a slash does: its columns and rows correlate by
+#: this much at least (a pencil's "/" on a disc runs the other way).
+SLASH_LINE = 0.5
 
 
 def signal_label(pixels: npt.NDArray[Any], box: Box) -> str:
@@ -169,35 +178,81 @@ def _triangle(
 
 def slashed_in(parts: InkParts, largest: float, dp: float) -> str:
     """``signal_off`` where ``parts`` (a box's ink) is the mobile signal's triangle
-    struck through (the module docstring), else ""; ``largest``: the most pixels the
-    glyph may take each way, on a screen of ``dp`` pixels a dp."""
+    struck through, ``wifi_off`` for the Wi-Fi fan struck through (the module docstring),
+    else ""; ``largest``: the most pixels the glyph may take each way, on a screen of
+    ``dp`` pixels a dp."""
     import cv2
 
     ink = parts.cut()
     if ink is None or parts.count < 3 or min(ink.shape) < MIN_SIDE or max(ink.shape) > largest:
         return ""
-    pad = 6
-    drawn = np.pad(ink.astype(np.uint8), pad)
+    drawn = np.pad(ink.astype(np.uint8), 6)
     across = np.eye(max(3, round(SLASH_GAP * dp)), dtype=np.uint8)[::-1]  # "/" across "\"
     healed = cv2.morphologyEx(drawn, cv2.MORPH_CLOSE, across)
-    stroke = np.eye(max(3, round(SLASH_STROKE * dp)), dtype=np.uint8)[::-1]
-    healed = cv2.morphologyEx(healed, cv2.MORPH_OPEN, stroke)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(healed, connectivity=8)
+    if _struck_triangle(drawn, healed, dp):
+        return SIGNAL_OFF
+    return WIFI_OFF if _struck_fan(drawn, healed) else ""
+
+
+def _largest(mask: npt.NDArray[Any]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[Any]] | None:
+    """The largest 8-connected part of ``mask`` cut to its box, and the whole part on the
+    mask's grid; None with no ink."""
+    import cv2
+
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=8
+    )
     if count < 2:
-        return ""
+        return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    body = cv2.dilate((labels == best).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    if int((drawn.astype(bool) & ~body).sum()) < STROKE_INK * int(stats[best, cv2.CC_STAT_AREA]):
-        return ""  # no stroke past the shape: two tones, not a slash
     x, y, w, h = (int(v) for v in stats[best, :4])
-    shape = labels[y : y + h, x : x + w] == best
+    return np.asarray(labels[y : y + h, x : x + w] == best), np.asarray(labels == best)
+
+
+def _struck_triangle(drawn: npt.NDArray[Any], healed: npt.NDArray[Any], dp: float) -> bool:
+    """Whether ``healed`` (``drawn``'s ink with the slash's gap filled), its stroke dropped,
+    is the signal's triangle, with the stroke's ink past it."""
+    import cv2
+
+    stroke = np.eye(max(3, round(SLASH_STROKE * dp)), dtype=np.uint8)[::-1]
+    found = _largest(cv2.morphologyEx(healed, cv2.MORPH_OPEN, stroke))
+    if found is None:
+        return False
+    shape, whole = found
+    body = cv2.dilate(whole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if int((drawn.astype(bool) & ~body).sum()) < STROKE_INK * int(shape.sum()):
+        return False  # no stroke past the shape: two tones, not a slash
     rows = _rows(shape)
     if rows is None:
-        return ""
+        return False
     _, last, widths = rows
+    h, w = shape.shape
     if not TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1]:
-        return ""
+        return False
     if not HALF[0] <= float(shape.mean()) <= HALF[1] or float(np.mean(last >= w - 2)) < CUT_CORNER:
-        return ""
+        return False
     line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
-    return SIGNAL_OFF if float(np.mean(np.abs(widths - line))) <= STRAIGHT * w else ""
+    return bool(float(np.mean(np.abs(widths - line))) <= STRAIGHT * w)
+
+
+def _struck_fan(drawn: npt.NDArray[Any], healed: npt.NDArray[Any]) -> bool:
+    """Whether ``healed`` (``drawn``'s ink with the slash's gap filled) is the Wi-Fi fan
+    once what its mirror image lacks (the slash's stroke) is dropped, that being at least
+    ``ODD_INK`` of the ink (a two-tone fan is symmetric) and running down to the right
+    (``SLASH_LINE``)."""
+    mirror = healed[:, ::-1].astype(bool)
+    ys, xs = np.nonzero(drawn.astype(bool) & ~mirror)
+    if len(xs) < max(3, ODD_INK * int(drawn.sum())):
+        return False
+    if float(np.corrcoef(xs, ys)[0, 1]) < SLASH_LINE:  # it runs down to the right: "\"
+        return False
+    found = _largest(healed.astype(bool) & mirror)
+    if found is None:
+        return False
+    shape = found[0]
+    rows = _rows(shape)
+    if rows is None:
+        return False
+    first, last, widths = rows
+    h, w = shape.shape
+    return FAN_ASPECT[0] <= w / h <= FAN_ASPECT[1] and _fan(widths, first, last, w)
