@@ -294,6 +294,23 @@ def channel_mean(pixels: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return total
 
 
+def largest_part(
+    mask: npt.NDArray[Any],
+) -> tuple[tuple[int, int, int, int], npt.NDArray[np.bool_]] | None:
+    """The largest 8-connected part of ``mask``: its box (x, y, width, height) and the
+    part as a mask of ``mask``'s shape; None where nothing is set."""
+    import cv2
+
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=8
+    )
+    if count < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[best, :4])
+    return (x, y, w, h), np.asarray(labels == best)
+
+
 def box_pixels(pixels: npt.NDArray[Any], box: Box) -> npt.NDArray[Any]:
     """The pixels of ``box`` clipped to the image: empty for a box off it (a plain slice
     would wrap round from the far edge at a negative end)."""

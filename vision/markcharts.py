@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.charts import aligned_axes
+from screenpilot.vision.charts import BANDS, aligned_axes
 
 #: Each weekday's names, Sunday first, as a chart's axis writes them (lower case, a
 #: full stop after an abbreviation dropped).
@@ -65,16 +65,9 @@ PER_ROW = 2
 #: A mark is at most this many steps across (the chart's card, or a picture beside it,
 #: is larger).
 MARK_STEPS = 2.5
-#: The detections that a chart's marks are taken for.
-MARKS = frozenset(
-    {
-        ElementKind.BUTTON,
-        ElementKind.SPINNER,
-        ElementKind.EDIT_TEXT,
-        ElementKind.IMAGE,
-        ElementKind.ICON,
-    }
-)
+#: The detections that a chart's marks are taken for: those a value axis' chart's
+#: bands are (``vision.charts.BANDS``).
+MARKS = BANDS
 
 
 @dataclass(frozen=True)
@@ -175,6 +168,6 @@ def _only_marks(chart: MarkChart, texts: Sequence[Element], widgets: Sequence[El
             continue
         if not (weekday(t.text) is not None or is_mark_read(t.text)):
             return False
-    rows = (chart.area.height) / chart.step
+    rows = chart.area.height / chart.step
     marks = [e for e in widgets if on_marks(e, [chart]) and e.kind is not ElementKind.TEXT]
     return len(marks) >= PER_ROW * rows

@@ -46,7 +46,13 @@ import numpy.typing as npt
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import RGB, border_colour, colour_distance, off_median
+from screenpilot.vision.image import (
+    RGB,
+    border_colour,
+    colour_distance,
+    largest_part,
+    off_median,
+)
 
 #: A switch's box is at least this many times wider than tall.
 SWITCH_RATIO = 1.3
@@ -173,19 +179,15 @@ def _track_in(pixels: RGB, box: Box, dp: float, grow: float) -> tuple[Box, bool 
     if not len(seed):
         return None
     cv2.floodFill(outside.copy(), reached, (int(seed[0][0]), 0), 2, 0, 0, cv2.FLOODFILL_MASK_ONLY)
-    shape = reached[1:-1, 1:-1] == 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        shape.astype(np.uint8), connectivity=8
-    )
-    if count < 2:
+    found = largest_part(reached[1:-1, 1:-1] == 0)
+    if found is None:
         return None
-    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    sx, sy, sw, sh = (int(v) for v in stats[k, :4])
+    (sx, sy, sw, sh), part = found
     if not (TRACK_RATIO[0] <= sw / max(1, sh) <= TRACK_RATIO[1]) or sh > TRACK_DP * dp:
         return None
     if sx == 0 or sy == 0 or sx + sw >= crop.shape[1] or sy + sh >= crop.shape[0]:
         return None  # cut by the crop: larger than a switch
-    mine = labels[sy : sy + sh, sx : sx + sw] == k
+    mine = part[sy : sy + sh, sx : sx + sw]
     ideal = np.zeros((sh, sw), np.uint8)
     r = sh // 2
     cv2.rectangle(ideal, (r, 0), (sw - 1 - r, sh - 1), 1, -1)

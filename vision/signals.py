@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
-from screenpilot.vision.image import InkParts, glyph_ink
+from screenpilot.vision.image import InkParts, glyph_ink, largest_part
 
 WIFI, SIGNAL, WIFI_OFF, SIGNAL_OFF = "wifi", "signal", "wifi_off", "signal_off"
 #: The shape is at least this many pixels each way ...
@@ -164,16 +164,23 @@ def _fan(widths: npt.NDArray[Any], first: npt.NDArray[Any], last: npt.NDArray[An
 
 
 def _triangle(
-    shape: npt.NDArray[np.bool_], widths: npt.NDArray[Any], last: npt.NDArray[Any], w: int
+    shape: npt.NDArray[np.bool_],
+    widths: npt.NDArray[Any],
+    last: npt.NDArray[Any],
+    w: int,
+    *,
+    corner: float = ONE_RUN,
 ) -> bool:
-    """Whether the ink is a right triangle with its right angle at the bottom right."""
+    """Whether the ink is a right triangle with its right angle at the bottom right:
+    half its box filled, ``corner`` of its rows at least ending at its right edge (fewer
+    where a slash cuts the corner), and its rows' widths along the hypotenuse."""
     h = len(widths)
     if not HALF[0] <= float(shape.mean()) <= HALF[1]:
         return False
-    if float(np.mean(last >= w - 2)) < ONE_RUN:
+    if float(np.mean(last >= w - 2)) < corner:
         return False
     line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
-    return float(np.mean(np.abs(widths - line))) <= STRAIGHT * w
+    return bool(float(np.mean(np.abs(widths - line))) <= STRAIGHT * w)
 
 
 def slashed_in(parts: InkParts, largest: float, dp: float) -> str:
@@ -194,45 +201,25 @@ def slashed_in(parts: InkParts, largest: float, dp: float) -> str:
     return WIFI_OFF if _struck_fan(drawn, healed) else ""
 
 
-def _largest(mask: npt.NDArray[Any]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[Any]] | None:
-    """The largest 8-connected part of ``mask`` cut to its box, and the whole part on the
-    mask's grid; None with no ink."""
-    import cv2
-
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        mask.astype(np.uint8), connectivity=8
-    )
-    if count < 2:
-        return None
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, w, h = (int(v) for v in stats[best, :4])
-    return np.asarray(labels[y : y + h, x : x + w] == best), np.asarray(labels == best)
-
-
 def _struck_triangle(drawn: npt.NDArray[Any], healed: npt.NDArray[Any], dp: float) -> bool:
     """Whether ``healed`` (``drawn``'s ink with the slash's gap filled), its stroke dropped,
     is the signal's triangle, with the stroke's ink past it."""
     import cv2
 
     stroke = np.eye(max(3, round(SLASH_STROKE * dp)), dtype=np.uint8)[::-1]
-    found = _largest(cv2.morphologyEx(healed, cv2.MORPH_OPEN, stroke))
+    found = largest_part(cv2.morphologyEx(healed, cv2.MORPH_OPEN, stroke))
     if found is None:
         return False
-    shape, whole = found
+    (x, y, w, h), whole = found
+    shape = whole[y : y + h, x : x + w]
     body = cv2.dilate(whole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if int((drawn.astype(bool) & ~body).sum()) < STROKE_INK * int(shape.sum()):
         return False  # no stroke past the shape: two tones, not a slash
     rows = _rows(shape)
-    if rows is None:
+    if rows is None or not TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1]:
         return False
     _, last, widths = rows
-    h, w = shape.shape
-    if not TRIANGLE_ASPECT[0] <= w / h <= TRIANGLE_ASPECT[1]:
-        return False
-    if not HALF[0] <= float(shape.mean()) <= HALF[1] or float(np.mean(last >= w - 2)) < CUT_CORNER:
-        return False
-    line = w * (np.arange(h) + 1) / h  # the hypotenuse from the top right to the bottom left
-    return bool(float(np.mean(np.abs(widths - line))) <= STRAIGHT * w)
+    return _triangle(shape, widths, last, w, corner=CUT_CORNER)
 
 
 def _struck_fan(drawn: npt.NDArray[Any], healed: npt.NDArray[Any]) -> bool:
@@ -246,13 +233,13 @@ def _struck_fan(drawn: npt.NDArray[Any], healed: npt.NDArray[Any]) -> bool:
         return False
     if float(np.corrcoef(xs, ys)[0, 1]) < SLASH_LINE:  # it runs down to the right: "\"
         return False
-    found = _largest(healed.astype(bool) & mirror)
+    found = largest_part(healed.astype(bool) & mirror)
     if found is None:
         return False
-    shape = found[0]
+    (x, y, w, h), whole = found
+    shape = whole[y : y + h, x : x + w]
     rows = _rows(shape)
     if rows is None:
         return False
     first, last, widths = rows
-    h, w = shape.shape
     return FAN_ASPECT[0] <= w / h <= FAN_ASPECT[1] and _fan(widths, first, last, w)
