@@ -102,6 +102,22 @@ def test_a_drop_downs_arrow() -> None:
     assert drop_down_in(glyph_ink(np.asarray(image), box), dp_size(1080, 1920)) == ""
 
 
+def test_a_triangle_a_text_follows_is_a_legends_mark() -> None:
+    """NetGuard's traffic notification: "KB/s ▼ 73/4096", the triangle a legend's."""
+    box = Box(140, 140, 180, 170)
+    image = Image.new("RGB", (1080, 1920), PAGE)
+    ImageDraw.Draw(image).polygon([(146, 148), (173, 148), (159, 161)], fill=INK)
+    pixels = np.asarray(image)
+    arrow = Element(0, ElementKind.ICON, box, clickable=True, confidence=0.3)
+    assert name_drawn_glyphs(pixels, [arrow])[0].icon_label == "expand"
+    ends = Element(1, ElementKind.TEXT, Box(20, 140, 130, 170), text="Week")
+    assert name_drawn_glyphs(pixels, [arrow, ends])[0].icon_label == "expand"
+    follows = Element(1, ElementKind.TEXT, Box(200, 138, 300, 172), text="73/4096")
+    assert name_drawn_glyphs(pixels, [arrow, follows])[0].icon_label == ""
+    far = Element(1, ElementKind.TEXT, Box(240, 138, 340, 172), text="73/4096")
+    assert name_drawn_glyphs(pixels, [arrow, far])[0].icon_label == "expand"
+
+
 def test_the_glyph_rules_name_an_unlabelled_icon() -> None:
     icon = Element(0, ElementKind.ICON, BOX, clickable=True, confidence=0.3)
     named = name_drawn_glyphs(_page(("right", 130), ("bar", 172)), [icon])

@@ -51,6 +51,10 @@ LETTER_GLYPHS: dict[str, frozenset[str]] = {
 }
 #: Dots a "more" glyph reads as ("• •", "⋮", "...").
 DOTS = frozenset("•·.:…⋮")
+#: A text that starts within this many of a triangle's heights right of it, on its
+#: line, makes the triangle a legend's or a bullet's mark ("▼ 73 B/s" in NetGuard's
+#: traffic notification), not a drop-down's arrow, which ends its label.
+FOLLOWS = 1.5
 
 
 def glyph_read(text: str) -> bool:
@@ -94,18 +98,33 @@ def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]
             continue
         if max(e.box.width, e.box.height) > largest:
             continue  # a photo or a card, not a glyph's button
-        label = _drawn_label(pixels, e.box, e.text)
+        followed = _text_follows(e.box, elements)
+        label = _drawn_label(pixels, e.box, e.text, followed)
         if not label and e.kind is ElementKind.BUTTON:
             inner = glyph_crop(pixels, e.box)  # a button's plain fill round its glyph
-            label = _drawn_label(pixels, inner, e.text) if inner != e.box else ""
+            label = _drawn_label(pixels, inner, e.text, followed) if inner != e.box else ""
         if label:
             out[i] = dataclasses.replace(e, text="", icon_label=label)
     return out
 
 
-def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
+def _text_follows(box: Box, elements: Sequence[Element]) -> bool:
+    """Whether a text element starts at most :data:`FOLLOWS` of ``box``'s height right
+    of it, across ``box``'s middle row."""
+    middle = box.center[1]
+    reach = box.x2 + FOLLOWS * box.height
+    return any(
+        e.kind is ElementKind.TEXT
+        and e.box.y1 <= middle <= e.box.y2
+        and box.x2 <= e.box.x1 <= reach
+        for e in elements
+    )
+
+
+def _drawn_label(pixels: RGB, box: Box, text: str, followed: bool = False) -> str:
     """The label the glyph rules give ``box`` on ``pixels`` (read as ``text``), or "":
-    its ink is found once (:func:`vision.image.glyph_ink`) and read by each rule."""
+    its ink is found once (:func:`vision.image.glyph_ink`) and read by each rule. A
+    drop-down's arrow is not looked for where a text follows it (``followed``)."""
     parts = glyph_ink(pixels, box)
     if text in hamburger.READS and hamburger.menu_in(parts, box):
         return hamburger.LABEL
@@ -122,7 +141,7 @@ def _drawn_label(pixels: RGB, box: Box, text: str) -> str:
         return label
     if not text and (label := transport.transport_in(parts, transport.largest_glyph(pixels))):
         return label
-    if not text and (label := transport.drop_down_in(parts, dp)):
+    if not text and not followed and (label := transport.drop_down_in(parts, dp)):
         return label
     if text in chevrons.READS:
         return chevrons.chevron_in(parts, box)
