@@ -102,6 +102,7 @@ def test_keys_above_black_rows_at_the_bottom_are_named() -> None:
     bar[H - 126 :][bar[H - 126 :].max(axis=2) < 100] = 0  # the bar as black as under it
     px = np.concatenate([bar, np.zeros((570, W, 3), np.uint8)])
     assert drawn_bottom(px) == CY + S + 1
+    assert drawn_bottom(np.zeros((200, 40, 3), np.uint8)) == 200  # nothing drawn at all
     named = name_nav_keys(px, _icons(xs))
     assert [e.icon_label for e in named] == [BACK, HOME, RECENTS]
     grey = px.copy()

@@ -35,6 +35,8 @@ from screenpilot.vision.image import RGB, glyph_ink
 #: captures of F-Droid apps, with the keys ~220 dp above the bottom) has its keys in
 #: the band above its black rows.
 BLACK = 10
+#: Rows looked at together, up from the bottom, for the last one drawn.
+CHUNK = 64
 #: Names of the keys, by shape.
 BACK, HOME, RECENTS = "back", "home", "recent apps"
 NAMES = frozenset({BACK, HOME, RECENTS})
@@ -130,8 +132,12 @@ def drawn_bottom(pixels: RGB) -> int:
     h = int(pixels.shape[0])
     if int(pixels[-1, ::4].max()) > BLACK:
         return h
-    drawn = np.flatnonzero(pixels[:, ::4].max(axis=(1, 2)) > BLACK)
-    return int(drawn[-1]) + 1 if len(drawn) else h
+    for end in range(h, 0, -CHUNK):  # up from the bottom, a chunk of rows at a time
+        start = max(0, end - CHUNK)
+        drawn = np.flatnonzero(pixels[start:end, ::4].max(axis=(1, 2)) > BLACK)
+        if len(drawn):
+            return start + int(drawn[-1]) + 1
+    return h
 
 
 def name_nav_keys(pixels: RGB, elements: Sequence[Element]) -> list[Element]:
