@@ -141,6 +141,22 @@ def test_a_list_row_with_a_title_over_a_smaller_subtitle_is_no_field() -> None:
     assert confirmed_fields(pixels, [found], [title, subtitle]) == []
 
 
+def test_a_card_s_flat_button_over_its_divider_is_no_field() -> None:
+    """LoopHabits' "EDIT", alone in the middle of its card's last strip."""
+    pixels = _screen()
+    strip = Box(11, 262, 1066, 387)
+    pixels[strip.y2 - 2 : strip.y2 + 1, :] = 200  # the divider under it
+    label = Box(513, 302, 598, 340)
+    _text(pixels, label)
+    found = Element(0, ElementKind.EDIT_TEXT, strip, confidence=0.34)
+    assert confirmed_fields(pixels, [found], [label]) == []
+    hint = Box(60, 302, 300, 340)  # the same strip with a hint at its left: a field
+    pixels = _screen()
+    pixels[strip.y2 - 2 : strip.y2 + 1, :] = 200
+    _text(pixels, hint)
+    assert confirmed_fields(pixels, [found], [hint]) == [found]
+
+
 def test_a_panel_s_shadow_is_no_underline() -> None:
     pixels = _screen()
     panel = Box(400, 200, 1060, 900)

@@ -77,6 +77,13 @@ UNDERLINE_THICK = 4
 SHADOW_REACH = 12
 SHADOW_ROWS = 3
 SHADOW_FADE = 0.35
+#: A strip at least ``LABEL_STRIP`` of the screen wide with a divider at an edge and
+#: only one line in it, at most ``LABEL_LINE`` of the strip's width and centred in it
+#: within ``LABEL_CENTRED`` of that width, is a card's flat text button (LoopHabits'
+#: "EDIT" under its history card), not a field.
+LABEL_STRIP = 0.6
+LABEL_LINE = 0.25
+LABEL_CENTRED = 0.03
 #: The confidence given to a field found from the pixels.
 FOUND_CONFIDENCE = 0.5
 #: Controls a found field's shape may not hold two of (their centres inside it): a
@@ -173,7 +180,8 @@ def _confirmed(gray: np.ndarray, box: Box, mask: np.ndarray, lines: Sequence[Box
     subtitle; a field holds one line, typed or its hint), or an edge (an outline's or an
     underline's row near its top or bottom) and not a title over a smaller subtitle (an
     outlined or underlined field may hold a floating label over its larger text, or a
-    code editor's many lines)."""
+    code editor's many lines) nor a short label alone in the middle of a wide strip (a
+    card's flat button over a divider)."""
     clipped = _clipped(gray, box)
     if clipped is None:
         return False
@@ -183,7 +191,19 @@ def _confirmed(gray: np.ndarray, box: Box, mask: np.ndarray, lines: Sequence[Box
     if filled and not _stacked(inner):
         return True
     ref = inside if inside is not None else ring
-    return not _titled(inner) and ref is not None and _edge_line(gray, clipped, mask, [ref])
+    if _titled(inner) or ref is None or _centred_label(box, inner, gray.shape[1]):
+        return False
+    return _edge_line(gray, clipped, mask, [ref])
+
+
+def _centred_label(box: Box, lines: Sequence[Box], width: int) -> bool:
+    """Whether ``box`` is a wide strip whose one line is a short label centred in it
+    (``LABEL_STRIP``, ``LABEL_LINE``, ``LABEL_CENTRED``): a card's flat button."""
+    if len(lines) != 1 or box.width < LABEL_STRIP * width:
+        return False
+    line = lines[0]
+    off = abs((line.x1 + line.x2) / 2 - (box.x1 + box.x2) / 2)
+    return line.width <= LABEL_LINE * box.width and off <= LABEL_CENTRED * box.width
 
 
 def _lines_in(box: Box, lines: Sequence[Box]) -> list[Box]:
