@@ -224,6 +224,25 @@ def test_a_c_read_alone_is_an_icon_only_with_an_arrowhead() -> None:
     assert [(i.kind, i.text) for i in icons] == [(ElementKind.ICON, "C")]
 
 
+def test_an_ellipsis_read_alone_is_an_icon_where_its_ink_is_three_dots() -> None:
+    """Markor's editor bar on a 530 px screenshot: "⋯" of three 5 px square dots, read
+    "…" in a box 1.6 times as wide as tall; one after a word ("Loading …") stays a
+    text, and so does an "X" read on dots."""
+
+    def glyph(d: ImageDraw.ImageDraw) -> None:
+        for x in (988, 995, 1002):
+            d.rectangle((x, 972, x + 4, 976), fill=(60, 60, 60))
+
+    pixels = _glyph_and_letter(glyph, "…")
+    dots = _text("…", Box(982, 965, 1011, 983))
+    typed = _text("…", Box(36, 745, 120, 800))
+    word = _text("Loading", Box(-100 + 36, 745, 30, 800))
+    texts, icons = lone_marks(pixels, [dots, typed, word], [])
+    assert texts == [typed, word]
+    assert [(i.kind, i.text, i.box) for i in icons] == [(ElementKind.ICON, "…", dots.box)]
+    assert lone_marks(pixels, [_text("X", dots.box)], [])[1] == []
+
+
 def test_a_v_read_alone_is_an_icon_only_where_its_ink_is_a_chevron() -> None:
     """NewPipe's expand button beside a video's title, read "V", is an icon (the glyph
     rules then name it ``expand``); a "V" typed in a font (a grade, a roman five) stays a

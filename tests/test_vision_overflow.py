@@ -59,6 +59,16 @@ def test_other_dots_are_not_the_overflow_glyph(centres: list[tuple[int, int]]) -
     assert not is_dots_glyph(_dots(centres), BOX)
 
 
+def test_tiny_square_dots_are_the_glyph_and_larger_squares_are_not() -> None:
+    """Dots of 5 px (Markor's "⋯" on a 530 px screenshot) are squares of pixels; three
+    squares of 12 px are no dots."""
+    for side, step, found in ((5, 8, True), (12, 20, False)):
+        img = Image.new("RGB", (1080, 600), PAGE)
+        for x in (110, 110 + step, 110 + 2 * step):
+            ImageDraw.Draw(img).rectangle((x, 128, x + side - 1, 128 + side - 1), fill=INK)
+        assert is_dots_glyph(np.asarray(img), BOX) is found
+
+
 def test_a_page_indicator_dashes_and_a_blank_are_not_the_glyph() -> None:
     # a page indicator: the current page's dot darker than the others
     assert not is_dots_glyph(_dots(ROW, inks=[INK, (190, 190, 190), (190, 190, 190)]), BOX)

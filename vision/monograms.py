@@ -72,6 +72,8 @@ from screenpilot.vision.checkboxes import check_mark
 from screenpilot.vision.chevrons import READS as CHEVRON_READS
 from screenpilot.vision.chevrons import chevron_label
 from screenpilot.vision.image import RGB, glyph_ink
+from screenpilot.vision.overflow import READS as DOTS_READS
+from screenpilot.vision.overflow import is_dots_glyph
 from screenpilot.vision.radios import ring_only
 
 #: Initials: at most this many letters.
@@ -211,24 +213,31 @@ def lone_marks(
     detector missed: an icon with the read's box and text; so is a "V", ">" or "L" whose
     ink is a chevron (``vision.chevrons``: NewPipe's expand button beside a video's
     title, read "V"; MaterialFiles' breadcrumb chevron between two folders' names, read
-    "L"), texts beside it or not. The glyph rules then name a thin "×" ``close``
-    (NewPipe's mini player's close was a text "X") and a chevron, the icon model a
-    refresh glyph read "C" or a tick (a text again where the model sees no round arrows
-    or no check: ``vision.glyphrules.LETTER_GLYPHS``)."""
+    "L"), texts beside it or not, and so is a "…" whose ink is three dots in a line
+    (``vision.overflow``: Markor's editor bar's "⋯", its box as wide as it is). The
+    glyph rules then name a thin "×" ``close`` (NewPipe's mini player's close was a
+    text "X"), a chevron and the dots, the icon model a refresh glyph read "C" or a
+    tick (a text again where the model sees no round arrows or no check:
+    ``vision.glyphrules.LETTER_GLYPHS``)."""
     kept: list[Element] = []
     icons: list[Element] = []
     for t in texts:
         word = (t.text or "").strip()
         # a chevron's shape is its own evidence: a breadcrumb's ">" between two folders
         chevron = word in CHEVRON_READS and bool(word) and bool(chevron_label(pixels, t.box))
+        dots = word in DOTS_READS and bool(word) and is_dots_glyph(pixels, t.box)
         lone = (
             (
                 chevron
+                or dots
                 or word in MARKS
                 or (word in ROUND_READS and has_arrowhead(pixels, t.box))
                 or (word in TICK_READS and is_tick(pixels, t.box))
             )
-            and max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
+            and (
+                dots  # three dots in a row make a wide box
+                or max(t.box.width, t.box.height) <= SQUARE_MARK * min(t.box.width, t.box.height)
+            )
             and not any(w.box.contains(*t.box.center) for w in widgets)
             and (chevron or not any(o is not t and _near(o.box, t.box) for o in texts))
         )

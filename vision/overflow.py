@@ -6,11 +6,11 @@ often under its threshold: 0.90-0.98 on real screens of Activity Launcher, LA Me
 the camera, where the dots are small in a wide button. The glyph is fixed, so the pixels
 decide: a crop whose ink (as the glyph rules see it, :func:`vision.image.glyph_ink`:
 the box with a margin round it, off its border's colour) is three dots and
-nothing else but specks: blobs of one size (``SAME_SIZE``), round (``ROUND``,
-``ROUND_EDGE``) and solid (``SOLID``), of one shade (``SAME_SHADE``: a page
-indicator's dots are not), their centres on one line (``IN_LINE``) at even steps of
-``STEP`` dot sizes. Two or four dots, a page indicator, dashes, and letters cut flat
-by a panel's edge are not it.
+nothing else but specks: blobs of one size (``SAME_SIZE``), round (``ROUND``, and
+``ROUND_EDGE`` where ``ROUND_MIN`` px or larger) and solid (``SOLID``), of one shade
+(``SAME_SHADE``: a page indicator's dots are not), their centres on one line
+(``IN_LINE``) at even steps of ``STEP`` dot sizes. Two or four dots, a page indicator,
+dashes, and letters cut flat by a panel's edge are not it.
 
     >>> is_dots_glyph(pixels, element.box)   # doctest: +SKIP
     True
@@ -38,6 +38,9 @@ SOLID = 0.6
 #: ... and is round: its outer rows and columns hold at most this share of its widest
 #: (a piece of a letter cut flat by a panel's edge is not).
 ROUND_EDGE = 0.8
+#: ... where it is at least this many pixels across: a dot of 4-6 px (Markor's "⋯" on a
+#: 530 px screenshot) is a square of pixels, round or not.
+ROUND_MIN = 7
 #: The dots' areas agree within this share of the largest.
 SAME_SIZE = 0.35
 #: Their mean grey levels agree within this many levels.
@@ -78,6 +81,8 @@ def dots_in(parts: InkParts, box: Box) -> bool:
         return False
     for k in order:
         x, y, w, h = (int(v) for v in stats[1 + k, :4])
+        if max(w, h) < ROUND_MIN:
+            continue
         disc = labels[y : y + h, x : x + w] == 1 + k
         for across in (disc.sum(axis=1), disc.sum(axis=0)):  # rows, then columns
             if max(across[0], across[-1]) > ROUND_EDGE * across.max():
