@@ -121,6 +121,51 @@ def test_a_row_of_labels_over_a_line_is_not_a_seek_bars_caption() -> None:
     assert out[0].caption == "" and len(free) == 2
 
 
+def test_a_weekday_header_names_none_of_the_buttons_above_it() -> None:
+    """EtarCalendar's month: "SAT" and "SUN" under the toolbar's today and overflow
+    buttons head the calendar's columns, and LoopHabits' "Sat" alone heads a row of its
+    history under the overflow button; a bottom bar's labels still name their icons."""
+    widgets = [el(K.BUTTON, (858, 77, 968, 193)), el(K.IMAGE, (975, 74, 1079, 198))]
+    days = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"]
+    header = [
+        el(K.TEXT, (x, 208, x + 60, 251), day)
+        for x, day in zip((58, 226, 372, 530, 700, 853, 985), days, strict=True)
+    ]
+    out, free = match_texts(widgets, header, max_dist=38)
+    assert [t.text for t in free] == days and [w.text for w in out] == ["", ""]
+    alone = el(K.TEXT, (980, 208, 1040, 251), "Sat")
+    assert match_texts(widgets, [alone], max_dist=38)[1] == [alone]
+    icons = [el(K.ICON, (x, 2000, x + 60, 2060)) for x in (100, 370, 640, 910)]
+    labels = [
+        el(K.TEXT, (x - 10, 2070, x + 70, 2100), name)
+        for x, name in zip((100, 370, 640, 910), ("Home", "Search", "Saved", "Me"), strict=True)
+    ]
+    out, free = match_texts(icons, labels, max_dist=38)
+    assert free == [] and [w.text for w in out] == ["Home", "Search", "Saved", "Me"]
+
+
+def test_a_picture_s_name_lies_on_its_surface() -> None:
+    """A toolbar's button names no text on the page under the toolbar; a bottom bar's
+    icon names its label on the bar, a launcher icon its name on a wallpaper, and a
+    photo its caption on the page, whatever the photo's bottom rows hold."""
+    pixels = np.full((600, 400, 3), 250, np.uint8)
+    pixels[:200] = (0, 150, 136)  # a teal toolbar over a light page
+    button = el(K.BUTTON, (300, 80, 390, 190))
+    day = el(K.TEXT, (310, 208, 380, 250), "29")
+    assert match_texts([button], [day], max_dist=38, pixels=pixels)[1] == [day]
+    assert match_texts([button], [day], max_dist=38)[0][0].text == "29"  # no pixels given
+    pixels[:] = (0, 150, 136)  # the label on the bar's own colour
+    out, free = match_texts([button], [day], max_dist=38, pixels=pixels)
+    assert free == [] and out[0].text == "29"
+    photo = np.full((600, 400, 3), 250, np.uint8)
+    photo[60:192, 300:390] = 30  # a dark photo, its box stopping short of its bottom
+    out, free = match_texts([button], [day], max_dist=38, pixels=photo)
+    assert free == [] and out[0].text == "29"
+    wallpaper = np.random.default_rng(0).integers(0, 255, (600, 400, 3), dtype=np.uint8)
+    out, free = match_texts([button], [day], max_dist=38, pixels=wallpaper)
+    assert free == [] and out[0].text == "29"
+
+
 def test_a_seek_bars_name_and_value_either_side_stay_its_caption() -> None:
     widgets = [el(K.SEEK_BAR, (300, 400, 800, 440))]
     texts = [

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from screenpilot.model import Block, BlockKind, Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.image import RGB
+from screenpilot.vision.markcharts import weekday
 
 log = logging.getLogger("screenpilot.vision")
 
@@ -182,21 +183,66 @@ def _wrapped(texts: Sequence[Element], items: dict[int, Box | None]) -> dict[int
     return out
 
 
+#: A picture's name lies on the surface the picture lies on: where the pixels beside
+#: the picture's lower end (``BESIDE`` px either side of it) and the row just above the
+#: text are each plain (off their median by at most ``PLAIN_ROW`` levels, summed over the
+#: channels, on average) and their medians differ by at least ``SURFACE_STEP`` (the same
+#: sum), the text lies on another surface: a toolbar's button over the page's first
+#: line (ActivityDiary's close button over "Activity title"). A photo's caption lies on
+#: the card or page round the photo.
+SURFACE_STEP = 60
+PLAIN_ROW = 12.0
+BESIDE = 8
+
+
+def on_one_surface(pixels: RGB, picture: Box, text: Box) -> bool:
+    """Whether ``text``, below ``picture``, lies on the surface that ``picture`` lies on
+    (see ``SURFACE_STEP``)."""
+    h, w = pixels.shape[:2]
+    top, low = max(0, picture.y2 - BESIDE), min(h, picture.y2)
+    sides = [
+        pixels[top:low, max(0, x1) : min(w, x2)].reshape(-1, 3)
+        for x1, x2 in ((picture.x1 - BESIDE, picture.x1), (picture.x2, picture.x2 + BESIDE))
+    ]
+    beside = np.concatenate(sides)
+    y1, y2 = max(0, text.y1 - 3), min(h, text.y1)
+    above = pixels[y1:y2, max(0, text.x1) : min(w, text.x2)].reshape(-1, 3)
+    if len(beside) < BESIDE or len(above) < BESIDE:
+        return True
+    medians = []
+    for part in (beside.astype(np.int32), above.astype(np.int32)):
+        median = np.median(part, axis=0)
+        if float(np.abs(part - median).sum(axis=1).mean()) > PLAIN_ROW:
+            return True  # a photo, a wallpaper: no plain surface to compare
+        medians.append(median)
+    return float(np.abs(medians[0] - medians[1]).sum()) < SURFACE_STEP
+
+
 def _best_widget(
     text: Box,
     widgets: Sequence[Element],
     max_dist: float,
     item: Box | None = None,
     wrapped: Box | None = None,
+    day: bool = False,
+    pixels: RGB | None = None,
 ) -> tuple[int, str] | None:
     """The widget ``text`` belongs to and how (``item``: the two-line item it is the
     first line of; ``wrapped``: the one it is the second line of, which only a radio
-    button takes whole: a switch's summary line stays a text)."""
+    button takes whole: a switch's summary line stays a text; ``day``: it is a
+    weekday's name, ``vision.markcharts.weekday``, which names no picture: a calendar's
+    or a chart's column or row of days under a toolbar, EtarCalendar's "SAT" and "SUN"
+    under its today and overflow buttons; with ``pixels``, a text names only a picture
+    on its surface, :func:`on_one_surface`)."""
     best: tuple[float, int, str] | None = None
     for i, w in enumerate(widgets):
         own = wrapped if w.kind is ElementKind.RADIO_GROUP and item is None else item
         rel = _relation(text, w, max_dist, own)
         if rel is None:
+            continue
+        if rel == "name" and (
+            day or (pixels is not None and not on_one_surface(pixels, w.box, text))
+        ):
             continue
         d = gap(text, w.box)
         if w.kind is ElementKind.RADIO_GROUP and any(
@@ -213,9 +259,14 @@ def _reading_key(e: Element) -> tuple[int, int]:
 
 
 def match_texts(
-    widgets: Sequence[Element], texts: Sequence[Element], *, max_dist: float
+    widgets: Sequence[Element],
+    texts: Sequence[Element],
+    *,
+    max_dist: float,
+    pixels: RGB | None = None,
 ) -> tuple[list[Element], list[Element]]:
-    """Texts matched to widgets: (widgets with their text/caption, unmatched texts)."""
+    """Texts matched to widgets: (widgets with their text/caption, unmatched texts);
+    with the screen's ``pixels``, a picture's name must lie on its surface."""
     taken: dict[int, list[tuple[str, Element]]] = {}
     free: list[Element] = []
     toggles = any(w.kind in TOGGLE_KINDS for w in widgets)
@@ -223,7 +274,10 @@ def match_texts(
     items = {id(t): _item_of(t.box, texts) for t in texts} if itemised else {}
     wrapped = _wrapped(texts, items)
     for t in sorted(texts, key=_reading_key):
-        hit = _best_widget(t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)))
+        day = weekday(t.text or "") is not None
+        hit = _best_widget(
+            t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)), day, pixels
+        )
         if hit is None:
             free.append(t)
         else:

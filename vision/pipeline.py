@@ -525,7 +525,7 @@ def assemble(
         widgets += [f for f in fields if not on_chart(f, charts, texts)]  # not grid bands
         widgets = [e for e in widgets if not on_marks(e, dots)]  # blobs, discs on the marks
         texts = [t for t in texts if not on_marks(t, dots)]
-        widgets, free = _match_texts(widgets, texts, menu, 0.035 * span)
+        widgets, free = _match_texts(pixels, widgets, texts, menu, 0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
         widgets += buttons
         text_boxes = [t.box for t in texts]
@@ -552,18 +552,22 @@ def assemble(
 
 
 def _match_texts(
-    widgets: list[Element], texts: list[Element], menu: Box | None, max_dist: float
+    pixels: RGB,
+    widgets: list[Element],
+    texts: list[Element],
+    menu: Box | None,
+    max_dist: float,
 ) -> tuple[list[Element], list[Element]]:
     """``group.match_texts``, the inside of an open popup menu apart from the page around
     it: a check box of the menu takes no label from the page behind it."""
     if menu is None:
-        return group.match_texts(widgets, texts, max_dist=max_dist)
+        return group.match_texts(widgets, texts, max_dist=max_dist, pixels=pixels)
     matched: list[Element] = []
     free: list[Element] = []
     for inside in (True, False):
         side_widgets = [e for e in widgets if menu.contains(*e.box.center) is inside]
         side_texts = [e for e in texts if menu.contains(*e.box.center) is inside]
-        got, left = group.match_texts(side_widgets, side_texts, max_dist=max_dist)
+        got, left = group.match_texts(side_widgets, side_texts, max_dist=max_dist, pixels=pixels)
         matched, free = matched + got, free + left
     return matched, free
 
