@@ -89,6 +89,20 @@ def test_a_chevron_is_an_icon_and_a_short_word_is_not() -> None:
     assert [f.box.center[1] < 700 for f in found] == [True]
 
 
+def test_what_a_rounded_corner_leaves_at_the_screen_s_side_is_no_icon() -> None:
+    """Seal's download sheet over a dimmed page: the grey outside its rounded top
+    corners; a round button that touches the screen's side is still an icon."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 2400), (160, 160, 160))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 1500, 1079, 2399), radius=70, fill=(240, 238, 228))
+    d.rectangle((0, 2000, 1079, 2399), fill=(240, 238, 228))
+    d.ellipse((1020, 2150, 1100, 2230), fill=(30, 90, 200))  # a button cut by the side
+    found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
+    assert [f.box.center[1] > 2100 for f in found] == [True]
+
+
 def _row_with_dots(dots_x: int) -> np.ndarray:
     """A list row: a column of three dots (⋮) at ``dots_x`` and ink where words are."""
     pixels = np.full((2400, 1080, 3), 250, np.uint8)

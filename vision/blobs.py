@@ -51,6 +51,10 @@ PAUSE = "pause"
 DRAG_HANDLE = "drag_handle"
 RULE_LONG = 4.0
 RULE_GAP = 0.5
+#: A blob at the screen's side whose rows of ink are, this share of them at least, one
+#: run from that side inwards is what a rounded corner leaves (:func:`_screen_corner`).
+CORNER_ROWS = 0.9
+CORNER_SLACK = 1
 BAR_TALL = (2.5, 6.0)
 BAR_FILL = 0.85
 BAR_GAP = 1.5
@@ -158,6 +162,8 @@ def find_icons(
             continue
         if area < 0.2 * bw * bh and not handle:
             continue
+        if _screen_corner(raw, x, y, bw, bh):
+            continue
         blobs.append((x, y, bw, bh, MORE_OPTIONS if dots else DRAG_HANDLE if handle else ""))
     blobs += [(*pair, PAUSE) for pair in _bar_pairs(bars)]
     for x, y, bw, bh, label in blobs:
@@ -178,6 +184,33 @@ def find_icons(
             Element(0, ElementKind.ICON, box, clickable=True, confidence=0.3, icon_label=label)
         )
     return found
+
+
+def _screen_corner(raw: np.ndarray, x: int, y: int, bw: int, bh: int) -> bool:
+    """Whether the blob at ``x, y`` (``bw`` by ``bh``, dilated) on the ink mask ``raw`` is
+    what a rounded corner leaves at the screen's side: the page behind a sheet's or a
+    field's rounded corner (Seal's download sheet, OneList's "Add" field, Google's
+    share sheet). Its box reaches the screen's left or right edge, and at least
+    ``CORNER_ROWS`` of its rows of ink are one run of ink from that edge inwards, the
+    runs growing or shrinking down the blob (by ``CORNER_SLACK`` px against it at most);
+    a round button cut by the side bulges."""
+    width = raw.shape[1]
+    if x > 0 and x + bw < width:
+        return False
+    part = raw[y : y + bh, x : x + bw] > 0
+    rows = part[part.any(axis=1)]
+    if not len(rows):
+        return False
+    if x + bw >= width and x > 0:
+        rows = rows[:, ::-1]  # the edge on the left
+    first = rows[:, 0]
+    runs = rows.sum(axis=1)
+    ends = np.argmin(np.concatenate([rows, np.zeros((len(rows), 1), bool)], axis=1), axis=1)
+    anchored = first & (ends == runs)  # one run, starting at the edge
+    if float(anchored.mean()) < CORNER_ROWS:
+        return False
+    steps = np.diff(runs.astype(np.int64))  # a corner's runs shrink one way; a disc's bulge
+    return bool((steps <= CORNER_SLACK).all() or (steps >= -CORNER_SLACK).all())
 
 
 def _two_rules(raw: np.ndarray, lo: float, hi: float) -> bool:
