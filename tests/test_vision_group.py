@@ -146,8 +146,9 @@ def test_a_weekday_header_names_none_of_the_buttons_above_it() -> None:
 
 def test_a_picture_s_name_lies_on_its_surface() -> None:
     """A toolbar's button names no text on the page under the toolbar; a bottom bar's
-    icon names its label on the bar, a launcher icon its name on a wallpaper, and a
-    photo its caption on the page, whatever the photo's bottom rows hold."""
+    icon names its label on the bar (the selected one's icon on a pill), a launcher icon
+    its name on a wallpaper, and a photo its caption on the page, whatever the photo's
+    bottom rows hold."""
     pixels = np.full((600, 400, 3), 250, np.uint8)
     pixels[:200] = (0, 150, 136)  # a teal toolbar over a light page
     button = el(K.BUTTON, (300, 80, 390, 190))
@@ -156,6 +157,10 @@ def test_a_picture_s_name_lies_on_its_surface() -> None:
     assert match_texts([button], [day], max_dist=38)[0][0].text == "29"  # no pixels given
     pixels[:] = (0, 150, 136)  # the label on the bar's own colour
     out, free = match_texts([button], [day], max_dist=38, pixels=pixels)
+    assert free == [] and out[0].text == "29"
+    pill = np.full((600, 400, 3), 30, np.uint8)  # a dark bottom bar ...
+    pill[60:200, 250:400] = (70, 90, 160)  # ... the selected tab's icon on a pill
+    out, free = match_texts([button], [day], max_dist=38, pixels=pill)
     assert free == [] and out[0].text == "29"
     photo = np.full((600, 400, 3), 250, np.uint8)
     photo[60:192, 300:390] = 30  # a dark photo, its box stopping short of its bottom

@@ -183,16 +183,24 @@ def _wrapped(texts: Sequence[Element], items: dict[int, Box | None]) -> dict[int
     return out
 
 
-#: A picture's name lies on the surface the picture lies on: where the pixels beside
-#: the picture's lower end (``BESIDE`` px either side of it) and the row just above the
-#: text are each plain (off their median by at most ``PLAIN_ROW`` levels, summed over the
-#: channels, on average) and their medians differ by at least ``SURFACE_STEP`` (the same
-#: sum), the text lies on another surface: a toolbar's button over the page's first
-#: line (ActivityDiary's close button over "Activity title"). A photo's caption lies on
-#: the card or page round the photo.
+#: A picture's name lies on the surface the picture lies on. Where the row just above
+#: a text under a picture is plain (off its median by at most ``PLAIN_ROW`` levels,
+#: summed over the channels, on average) and its median differs by ``SURFACE_STEP`` (the
+#: same sum) or more both from the pixels beside the picture's lower end (``BESIDE`` px
+#: either side of it, themselves plain) and from the median of the screen's rows there,
+#: the text lies on another surface: a toolbar's button over the page's first line
+#: (ActivityDiary's close button over "Activity title"). A photo's caption lies on the
+#: card or page round the photo, and a bottom bar's label on the bar, where the selected
+#: tab's icon sits on a pill of its own colour.
 SURFACE_STEP = 60
 PLAIN_ROW = 12.0
 BESIDE = 8
+
+
+def _plain_median(part: npt.NDArray[np.int32]) -> npt.NDArray[np.float64] | None:
+    """The median colour of ``part`` (N x 3), or None where it is not plain."""
+    median = np.median(part, axis=0)
+    return median if float(np.abs(part - median).sum(axis=1).mean()) <= PLAIN_ROW else None
 
 
 def on_one_surface(pixels: RGB, picture: Box, text: Box) -> bool:
@@ -204,18 +212,16 @@ def on_one_surface(pixels: RGB, picture: Box, text: Box) -> bool:
         pixels[top:low, max(0, x1) : min(w, x2)].reshape(-1, 3)
         for x1, x2 in ((picture.x1 - BESIDE, picture.x1), (picture.x2, picture.x2 + BESIDE))
     ]
-    beside = np.concatenate(sides)
+    beside = np.concatenate(sides).astype(np.int32)
     y1, y2 = max(0, text.y1 - 3), min(h, text.y1)
-    above = pixels[y1:y2, max(0, text.x1) : min(w, text.x2)].reshape(-1, 3)
+    above = pixels[y1:y2, max(0, text.x1) : min(w, text.x2)].reshape(-1, 3).astype(np.int32)
     if len(beside) < BESIDE or len(above) < BESIDE:
         return True
-    medians = []
-    for part in (beside.astype(np.int32), above.astype(np.int32)):
-        median = np.median(part, axis=0)
-        if float(np.abs(part - median).sum(axis=1).mean()) > PLAIN_ROW:
-            return True  # a photo, a wallpaper: no plain surface to compare
-        medians.append(median)
-    return float(np.abs(medians[0] - medians[1]).sum()) < SURFACE_STEP
+    near, under = _plain_median(beside), _plain_median(above)
+    if near is None or under is None:
+        return True  # a photo, a wallpaper: no plain surface to compare
+    rows = np.median(pixels[top:low, ::4].reshape(-1, 3), axis=0)
+    return any(float(np.abs(m - under).sum()) < SURFACE_STEP for m in (near, rows))
 
 
 def _best_widget(
