@@ -103,6 +103,22 @@ def test_what_a_rounded_corner_leaves_at_the_screen_s_side_is_no_icon() -> None:
     assert [f.box.center[1] > 2100 for f in found] == [True]
 
 
+def test_glyphs_side_by_side_joined_into_a_blob_too_wide_are_cut_apart() -> None:
+    """NetGuard's struck-through Wi-Fi fan with its "screen on" glyph 10 px right of it:
+    one blob wider than an icon, two icons once cut; a word's letters stay no icons."""
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (1080, 2400), (58, 58, 58))
+    d = ImageDraw.Draw(im)
+    d.pieslice((560, 480, 700, 620), 225, 315, fill=(250, 90, 40))  # a fan, 99 wide
+    d.ellipse((688, 500, 728, 540), fill=(120, 150, 160))  # a small glyph 8 px beside it
+    for k in range(5):  # five letters of a large word, 8 px apart
+        d.rectangle((300 + 48 * k, 1200, 339 + 48 * k, 1260), fill=(230, 230, 230))
+    found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
+    assert sorted(f.box.center[0] // 100 for f in found) == [6, 7]
+    assert all(f.box.center[1] < 700 for f in found)
+
+
 def _row_with_dots(dots_x: int) -> np.ndarray:
     """A list row: a column of three dots (⋮) at ``dots_x`` and ink where words are."""
     pixels = np.full((2400, 1080, 3), 250, np.uint8)

@@ -17,7 +17,11 @@ three dots is kept even where an OCR line's box takes it in at the line's start 
 (OCR reads ⋮ as ":" and boxes it with the words, "：Print Spooler"); :func:`trim_dots`
 then gives the line back its words alone. Two solid upright bars side by side, each too
 narrow to pass as an icon, are one, labelled ``pause`` (⏸); two stacked horizontal lines
-of one length are labelled ``drag_handle``.
+of one length are labelled ``drag_handle``. Two or three glyphs side by side that the
+dilation joined into a blob too wide for an icon (NetGuard's struck-through Wi-Fi fan
+and its "screen on" glyph) are cut apart where empty columns part their ink; what a
+rounded corner leaves at the screen's side (the page behind a sheet's corner) is no
+icon.
 """
 
 from __future__ import annotations
@@ -54,6 +58,13 @@ RULE_GAP = 0.5
 #: A blob at the screen's side whose rows of ink are, this share of them at least, one
 #: run from that side inwards is what a rounded corner leaves (:func:`_screen_corner`).
 CORNER_ROWS = 0.9
+#: Glyphs side by side that the dilation joined are cut apart where this many empty
+#: columns of the undilated ink part them (:func:`_side_by_side`).
+SIDE_GAP = 3
+#: ... into two or three pieces at most (more are a word's letters), where the blob is
+#: at most ``SIDE_WIDE`` times an icon's largest side wide (a line of text is wider).
+SIDE_PIECES = 3
+SIDE_WIDE = 1.5
 CORNER_SLACK = 1
 BAR_TALL = (2.5, 6.0)
 BAR_FILL = 0.85
@@ -156,15 +167,30 @@ def find_icons(
         x, y, bw, bh, area = (int(v) for v in stats[i])
         dots = _dots(raw[y : y + bh, x : x + bw], bw, bh, lo, hi)
         handle = not dots and _two_rules(raw[y : y + bh, x : x + bw], lo, hi)
-        if not (dots or handle) and not _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
-            if _bar(raw[y : y + bh, x : x + bw], lo, hi):
-                bars.append((x, y, bw, bh))
+        if dots or handle or _icon_shaped(raw[y : y + bh, x : x + bw], bw, bh, lo, hi):
+            pieces = [(x, y, bw, bh, area)]
+        elif _bar(raw[y : y + bh, x : x + bw], lo, hi):
+            bars.append((x, y, bw, bh))
             continue
-        if area < 0.2 * bw * bh and not handle:
+        elif hi < bw <= SIDE_WIDE * hi and bh <= hi:  # glyphs side by side, joined
+            pieces = [
+                (*piece, int((ink.labels[y : y + bh, piece[0] : piece[0] + piece[2]] == i).sum()))
+                for piece in _side_by_side(raw, x, y, bw, bh, ink.grow)
+            ]
+            pieces = [
+                p
+                for p in pieces
+                if _icon_shaped(raw[p[1] : p[1] + p[3], p[0] : p[0] + p[2]], p[2], p[3], lo, hi)
+            ]
+        else:
             continue
-        if _screen_corner(raw, x, y, bw, bh):
-            continue
-        blobs.append((x, y, bw, bh, MORE_OPTIONS if dots else DRAG_HANDLE if handle else ""))
+        for px, py, pw, ph, parea in pieces:
+            if parea < 0.2 * pw * ph and not handle:
+                continue
+            if _screen_corner(raw, px, py, pw, ph):
+                continue
+            label = MORE_OPTIONS if dots else DRAG_HANDLE if handle else ""
+            blobs.append((px, py, pw, ph, label))
     blobs += [(*pair, PAUSE) for pair in _bar_pairs(bars)]
     for x, y, bw, bh, label in blobs:
         box = Box.of(
@@ -184,6 +210,40 @@ def find_icons(
             Element(0, ElementKind.ICON, box, clickable=True, confidence=0.3, icon_label=label)
         )
     return found
+
+
+def _side_by_side(
+    raw: np.ndarray, x: int, y: int, bw: int, bh: int, grow: int
+) -> list[tuple[int, int, int, int]]:
+    """The blob at ``x, y`` (``bw`` by ``bh``, dilated by ``grow``) on the ink mask ``raw``
+    cut where a run of at least ``SIDE_GAP`` empty columns parts its ink: each piece as
+    ``(x, y, bw, bh)``, dilated as the blobs are (NetGuard's struck-through Wi-Fi fan
+    and the "screen on" glyph beside it, joined into one blob too wide for an icon). One
+    piece, or more than ``SIDE_PIECES``: []."""
+    part = raw[y : y + bh, x : x + bw] > 0
+    inked = part.any(axis=0)
+    pieces: list[tuple[int, int]] = []
+    start, empty = -1, 0
+    for col, on in enumerate(inked):
+        if on:
+            if start < 0:
+                start = col
+            elif empty >= SIDE_GAP:
+                pieces.append((start, col - empty))
+                start = col
+            empty = 0
+        elif start >= 0:
+            empty += 1
+    if start >= 0:
+        pieces.append((start, len(inked) - empty))
+    if not 2 <= len(pieces) <= SIDE_PIECES:
+        return []  # one glyph, or a word's letters
+    out = []
+    for c1, c2 in pieces:
+        rows = np.flatnonzero(part[:, c1:c2].any(axis=1))
+        r1, r2 = int(rows[0]), int(rows[-1]) + 1
+        out.append((x + c1 - grow, y + r1 - grow, c2 - c1 + 2 * grow, r2 - r1 + 2 * grow))
+    return out
 
 
 def _screen_corner(raw: np.ndarray, x: int, y: int, bw: int, bh: int) -> bool:
