@@ -102,20 +102,27 @@ def test_a_gem_flat_on_top_is_no_fan() -> None:
     assert signal_label(np.asarray(img), BOX) == ""
 
 
-def _slashed(*, slash: bool = True, gap: bool = True, tones: bool = False) -> np.ndarray:
+def _slashed(
+    *,
+    slash: bool = True,
+    gap: bool = True,
+    tones: bool = False,
+    page: tuple[int, int, int] = PAGE,
+    ink: tuple[int, int, int] = DARK,
+) -> np.ndarray:
     """NetGuard's "mobile data blocked": the signal's triangle (24 dp) struck through
     from its top left, a gap of the page along the slash, the stroke past the triangle."""
-    img = Image.new("RGB", (1080, 2000), PAGE)
+    img = Image.new("RGB", (1080, 2000), page)
     d = ImageDraw.Draw(img)
-    d.polygon([(185, 112), (185, 180), (117, 180)], fill=DARK)
+    d.polygon([(185, 112), (185, 180), (117, 180)], fill=ink)
     if tones:  # a two-tone triangle instead: a darker part, no slash
         d.polygon([(185, 112), (185, 180), (117, 180)], fill=PALE)
         d.polygon([(150, 147), (150, 180), (117, 180)], fill=DARK)
         return np.asarray(img)
     if gap:
-        d.line([(112, 116), (192, 196)], fill=PAGE, width=12)
+        d.line([(112, 116), (192, 196)], fill=page, width=12)
     if slash:
-        d.line([(116, 120), (178, 182)], fill=DARK, width=6)
+        d.line([(116, 120), (178, 182)], fill=ink, width=6)
     return np.asarray(img)
 
 
@@ -133,6 +140,8 @@ def test_the_struck_through_triangle_is_signal_off() -> None:
     assert read(_page("signal")) == ""  # one part: the plain triangle (``signal``)
     named = name_drawn_glyphs(_slashed(), [Element(id=1, kind=ElementKind.ICON, box=BOX)])
     assert named[0].icon_label == SIGNAL_OFF
+    # NetGuard's dark theme: orange (157, 72, 46) on grey 58, 36 grey levels apart
+    assert read(_slashed(page=(58, 58, 58), ink=(157, 72, 46))) == SIGNAL_OFF
 
 
 @pytest.mark.skipif(

@@ -351,6 +351,10 @@ def grey_u8(pixels: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
 GLYPH_MARGIN = 0.2
 #: ... and take for ink what differs from the crop's border by this many grey levels.
 GLYPH_CONTRAST = 40
+#: Where no grey ink is found, a coloured glyph whose grey is near the page's
+#: (NetGuard's orange struck-through signal on a dark grey theme) is ink where a channel
+#: differs by this many times ``GLYPH_CONTRAST``.
+HUE_CONTRAST = 2
 
 
 def glyph_window(
@@ -371,25 +375,38 @@ def _ink_and_grey(
     """The ink of ``box`` (a ``Box``) on ``pixels``, looked at with ``margin`` of its
     longer side round it (at least 2 px, clipped to the image): a mask of the pixels
     whose grey differs from the crop's border colour by ``contrast`` or more, and the
-    crop's grey levels.
+    crop's grey levels. Where that finds no ink in the box, a pixel one of whose
+    channels differs from the border's by ``HUE_CONTRAST`` times ``contrast`` is ink (a
+    coloured glyph of the page's grey: NetGuard's orange on its dark grey theme).
 
     Two kinds of ink are left out, as they belong to what lies round the box: a shape
     (8-connected) wholly in the margin, outside the box (the word under a tall row
     button, a neighbour's edge), and one that runs across the whole crop, edge to edge
     (a toolbar's bottom line or a divider through the box)."""
-    import cv2
-
     window, x1, y1 = glyph_window(pixels, box, margin)
     if not window.size:
         return np.zeros(window.shape[:2], dtype=bool), np.zeros(window.shape[:2], dtype=np.uint8)
     grey = grey_u8(window)
-    ink = np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= contrast
+    inner = (slice(box.y1 - y1, box.y2 - y1), slice(box.x1 - x1, box.x2 - x1))
+    ink = _own_ink(np.abs(grey.astype(np.int16) - int(border_colour(grey))) >= contrast, inner)
+    if window.ndim == 3 and not ink.any():
+        colour = window[..., :3].astype(np.int16)
+        off = np.abs(colour - border_colour(colour).astype(np.int16)).max(axis=2)
+        ink = _own_ink(off >= HUE_CONTRAST * contrast, inner)
+    return ink, grey
+
+
+def _own_ink(ink: npt.NDArray[np.bool_], inner: tuple[slice, slice]) -> npt.NDArray[np.bool_]:
+    """``ink`` (a crop's mask) less the shapes wholly outside ``inner`` (the box's part
+    of the crop) and those that run across the whole crop (:func:`_ink_and_grey`)."""
+    import cv2
+
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    inside = np.unique(labels[box.y1 - y1 : box.y2 - y1, box.x1 - x1 : box.x2 - x1])
+    inside = np.unique(labels[inner])
     keep = inside[inside > 0]
     height, width = ink.shape
     across = (stats[keep, cv2.CC_STAT_WIDTH] >= width) | (stats[keep, cv2.CC_STAT_HEIGHT] >= height)
-    return np.asarray(np.isin(labels, keep[~across])), grey
+    return np.asarray(np.isin(labels, keep[~across]))
 
 
 @dataclass(frozen=True)
