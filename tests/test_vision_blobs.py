@@ -6,7 +6,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.simulator.phone import VirtualPhone
-from screenpilot.vision.blobs import find_icons
+from screenpilot.vision.blobs import _side_by_side, find_icons
 from screenpilot.vision.group import strip_glyph
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.pipeline import Observations, assemble
@@ -117,6 +117,10 @@ def test_glyphs_side_by_side_joined_into_a_blob_too_wide_are_cut_apart() -> None
     found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
     assert sorted(f.box.center[0] // 100 for f in found) == [6, 7]
     assert all(f.box.center[1] < 700 for f in found)
+    mask = np.zeros((100, 200), np.uint8)  # two inked pieces from the mask's first row
+    mask[0:30, 0:40] = mask[0:20, 50:70] = 1
+    pieces = _side_by_side(mask, 0, 0, 73, 33, 3)  # the blob as the dilation boxed it
+    assert pieces == [(0, 0, 43, 33), (47, 0, 26, 23)]
 
 
 def _row_with_dots(dots_x: int) -> np.ndarray:

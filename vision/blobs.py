@@ -238,11 +238,13 @@ def _side_by_side(
         pieces.append((start, len(inked) - empty))
     if not 2 <= len(pieces) <= SIDE_PIECES:
         return []  # one glyph, or a word's letters
+    height, width = raw.shape
     out = []
     for c1, c2 in pieces:
         rows = np.flatnonzero(part[:, c1:c2].any(axis=1))
-        r1, r2 = int(rows[0]), int(rows[-1]) + 1
-        out.append((x + c1 - grow, y + r1 - grow, c2 - c1 + 2 * grow, r2 - r1 + 2 * grow))
+        left, top = max(0, x + c1 - grow), max(0, y + int(rows[0]) - grow)
+        right, low = min(width, x + c2 + grow), min(height, y + int(rows[-1]) + 1 + grow)
+        out.append((left, top, right - left, low - top))  # dilated, within the mask
     return out
 
 
