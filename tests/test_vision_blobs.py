@@ -117,10 +117,19 @@ def test_glyphs_side_by_side_joined_into_a_blob_too_wide_are_cut_apart() -> None
     found = find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)])
     assert sorted(f.box.center[0] // 100 for f in found) == [6, 7]
     assert all(f.box.center[1] < 700 for f in found)
+    im = Image.new("RGB", (1080, 2400), (58, 58, 58))
+    d = ImageDraw.Draw(im)
+    for x, top in ((560, 470), (614, 500), (668, 500)):  # unread letters, of one colour
+        d.rectangle((x, top, x + 45, 560), fill=(230, 230, 230))
+    assert find_icons(np.asarray(im), [], [Box(0, 100, 1080, 2400)]) == []
     mask = np.zeros((100, 200), np.uint8)  # two inked pieces from the mask's first row
     mask[0:30, 0:40] = mask[0:20, 50:70] = 1
-    pieces = _side_by_side(mask, 0, 0, 73, 33, 3)  # the blob as the dilation boxed it
+    img = np.full((100, 200, 3), 58, np.uint8)
+    img[0:30, 0:40], img[0:20, 50:70] = (250, 90, 40), (120, 150, 160)
+    pieces = _side_by_side(mask, img, 0, 0, 73, 33, 3)  # the blob as the dilation boxed it
     assert pieces == [(0, 0, 43, 33), (47, 0, 26, 23)]
+    img[0:20, 50:70] = (250, 90, 40)  # one colour: a word's letters
+    assert _side_by_side(mask, img, 0, 0, 73, 33, 3) == []
 
 
 def _row_with_dots(dots_x: int) -> np.ndarray:

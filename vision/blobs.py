@@ -17,16 +17,17 @@ three dots is kept even where an OCR line's box takes it in at the line's start 
 (OCR reads ⋮ as ":" and boxes it with the words, "：Print Spooler"); :func:`trim_dots`
 then gives the line back its words alone. Two solid upright bars side by side, each too
 narrow to pass as an icon, are one, labelled ``pause`` (⏸); two stacked horizontal lines
-of one length are labelled ``drag_handle``. Two or three glyphs side by side that the
-dilation joined into a blob too wide for an icon (NetGuard's struck-through Wi-Fi fan
-and its "screen on" glyph) are cut apart where empty columns part their ink; what a
-rounded corner leaves at the screen's side (the page behind a sheet's corner) is no
-icon.
+of one length are labelled ``drag_handle``. Two or three glyphs of different colours side
+by side that the dilation joined into a blob too wide for an icon (NetGuard's orange
+struck-through Wi-Fi fan and its grey "screen on" glyph) are cut apart where empty
+columns part their ink (letters of one colour are not); what a rounded corner leaves at
+the screen's side (the page behind a sheet's corner) is no icon.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -65,6 +66,9 @@ SIDE_GAP = 3
 #: at most ``SIDE_WIDE`` times an icon's largest side wide (a line of text is wider).
 SIDE_PIECES = 3
 SIDE_WIDE = 1.5
+#: Pieces whose inks' median colours differ by less than this (summed over R, G, B)
+#: are a word's letters or a number's digits, not glyphs side by side.
+SIDE_COLOUR = 60
 CORNER_SLACK = 1
 BAR_TALL = (2.5, 6.0)
 BAR_FILL = 0.85
@@ -175,7 +179,7 @@ def find_icons(
         elif hi < bw <= SIDE_WIDE * hi and bh <= hi:  # glyphs side by side, joined
             pieces = [
                 (*piece, int((ink.labels[y : y + bh, piece[0] : piece[0] + piece[2]] == i).sum()))
-                for piece in _side_by_side(raw, x, y, bw, bh, ink.grow)
+                for piece in _side_by_side(raw, pixels[::step, ::step], x, y, bw, bh, grow)
             ]
             pieces = [
                 p
@@ -213,13 +217,15 @@ def find_icons(
 
 
 def _side_by_side(
-    raw: np.ndarray, x: int, y: int, bw: int, bh: int, grow: int
+    raw: np.ndarray, img: np.ndarray, x: int, y: int, bw: int, bh: int, grow: int
 ) -> list[tuple[int, int, int, int]]:
     """The blob at ``x, y`` (``bw`` by ``bh``, dilated by ``grow``) on the ink mask ``raw``
-    cut where a run of at least ``SIDE_GAP`` empty columns parts its ink: each piece as
-    ``(x, y, bw, bh)``, dilated as the blobs are (NetGuard's struck-through Wi-Fi fan
-    and the "screen on" glyph beside it, joined into one blob too wide for an icon). One
-    piece, or more than ``SIDE_PIECES``: []."""
+    (of the screen ``img`` at the mask's scale) cut where a run of at least ``SIDE_GAP``
+    empty columns parts its ink: each piece as ``(x, y, bw, bh)``, dilated as the blobs
+    are (NetGuard's orange struck-through Wi-Fi fan and the grey "screen on" glyph beside
+    it, joined into one blob too wide for an icon). One piece, more than
+    ``SIDE_PIECES``, or pieces whose inks are of one colour (within ``SIDE_COLOUR``: a
+    word's letters or a number's digits OCR left unread): []."""
     part = raw[y : y + bh, x : x + bw] > 0
     inked = part.any(axis=0)
     pieces: list[tuple[int, int]] = []
@@ -238,10 +244,16 @@ def _side_by_side(
         pieces.append((start, len(inked) - empty))
     if not 2 <= len(pieces) <= SIDE_PIECES:
         return []  # one glyph, or a word's letters
+    area = img[y : y + bh, x : x + bw, :3].astype(np.int32)
+    colours = [np.median(area[:, c1:c2][part[:, c1:c2]], axis=0) for c1, c2 in pieces]
+    if max(float(np.abs(a - b).sum()) for a, b in itertools.combinations(colours, 2)) < (
+        SIDE_COLOUR
+    ):
+        return []  # one colour: letters or digits OCR left unread
+    spans = [np.flatnonzero(part[:, c1:c2].any(axis=1)) for c1, c2 in pieces]
     height, width = raw.shape
     out = []
-    for c1, c2 in pieces:
-        rows = np.flatnonzero(part[:, c1:c2].any(axis=1))
+    for (c1, c2), rows in zip(pieces, spans, strict=True):
         left, top = max(0, x + c1 - grow), max(0, y + int(rows[0]) - grow)
         right, low = min(width, x + c2 + grow), min(height, y + int(rows[-1]) + 1 + grow)
         out.append((left, top, right - left, low - top))  # dilated, within the mask
