@@ -226,8 +226,8 @@ def _side_by_side(
     it, joined into one blob too wide for an icon). One piece, more than
     ``SIDE_PIECES``, or pieces whose inks are of one colour (within ``SIDE_COLOUR``: a
     word's letters or a number's digits OCR left unread): []."""
-    part = raw[y : y + bh, x : x + bw] > 0
-    inked = part.any(axis=0)
+    part = np.asarray(raw[y : y + bh, x : x + bw] > 0, dtype=bool)
+    inked: list[bool] = np.asarray(part.any(axis=0), dtype=bool).tolist()
     pieces: list[tuple[int, int]] = []
     start, empty = -1, 0
     for col, on in enumerate(inked):
@@ -271,7 +271,7 @@ def _screen_corner(raw: np.ndarray, x: int, y: int, bw: int, bh: int) -> bool:
     width = raw.shape[1]
     if x > 0 and x + bw < width:
         return False
-    part = raw[y : y + bh, x : x + bw] > 0
+    part = np.asarray(raw[y : y + bh, x : x + bw] > 0, dtype=bool)
     rows = part[part.any(axis=1)]
     if not len(rows):
         return False
