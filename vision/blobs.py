@@ -36,6 +36,7 @@ from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import scaled_side
 from screenpilot.vision.image import colour_distance
+from screenpilot.vision.sliders import true_runs
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
 CONTRAST = 60
@@ -59,6 +60,8 @@ RULE_GAP = 0.5
 #: A blob at the screen's side whose rows of ink are, this share of them at least, one
 #: run from that side inwards is what a rounded corner leaves (:func:`_screen_corner`).
 CORNER_ROWS = 0.9
+#: ... the runs growing or shrinking down it by this many pixels against it at most.
+CORNER_SLACK = 1
 #: Glyphs side by side that the dilation joined are cut apart where this many empty
 #: columns of the undilated ink part them (:func:`_side_by_side`).
 SIDE_GAP = 3
@@ -69,7 +72,6 @@ SIDE_WIDE = 1.5
 #: Pieces whose inks' median colours differ by less than this (summed over R, G, B)
 #: are a word's letters or a number's digits, not glyphs side by side.
 SIDE_COLOUR = 60
-CORNER_SLACK = 1
 BAR_TALL = (2.5, 6.0)
 BAR_FILL = 0.85
 BAR_GAP = 1.5
@@ -227,21 +229,12 @@ def _side_by_side(
     ``SIDE_PIECES``, or pieces whose inks are of one colour (within ``SIDE_COLOUR``: a
     word's letters or a number's digits OCR left unread): []."""
     part = np.asarray(raw[y : y + bh, x : x + bw] > 0, dtype=bool)
-    inked: list[bool] = np.asarray(part.any(axis=0), dtype=bool).tolist()
     pieces: list[tuple[int, int]] = []
-    start, empty = -1, 0
-    for col, on in enumerate(inked):
-        if on:
-            if start < 0:
-                start = col
-            elif empty >= SIDE_GAP:
-                pieces.append((start, col - empty))
-                start = col
-            empty = 0
-        elif start >= 0:
-            empty += 1
-    if start >= 0:
-        pieces.append((start, len(inked) - empty))
+    for c1, c2 in true_runs(np.asarray(part.any(axis=0))):  # inked columns, gaps joined
+        if pieces and c1 - pieces[-1][1] < SIDE_GAP:
+            pieces[-1] = (pieces[-1][0], c2)
+        else:
+            pieces.append((c1, c2))
     if not 2 <= len(pieces) <= SIDE_PIECES:
         return []  # one glyph, or a word's letters
     area = img[y : y + bh, x : x + bw, :3].astype(np.int32)

@@ -98,7 +98,7 @@ def name_drawn_glyphs(pixels: RGB, elements: Sequence[Element]) -> list[Element]
             continue
         if max(e.box.width, e.box.height) > largest:
             continue  # a photo or a card, not a glyph's button
-        followed = _text_follows(e.box, elements)
+        followed = not e.text and _text_follows(e.box, elements)  # only a bare arrow
         label = _drawn_label(pixels, e.box, e.text, followed)
         if not label and e.kind is ElementKind.BUTTON:
             inner = glyph_crop(pixels, e.box)  # a button's plain fill round its glyph

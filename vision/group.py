@@ -220,8 +220,10 @@ def on_one_surface(pixels: RGB, picture: Box, text: Box) -> bool:
     near, under = _plain_median(beside), _plain_median(above)
     if near is None or under is None:
         return True  # a photo, a wallpaper: no plain surface to compare
-    rows = np.median(pixels[top:low, ::4].reshape(-1, 3), axis=0)
-    return any(float(np.abs(m - under).sum()) < SURFACE_STEP for m in (near, rows))
+    if float(np.abs(near - under).sum()) < SURFACE_STEP:
+        return True
+    rows = np.median(pixels[top:low, ::4].reshape(-1, 3), axis=0)  # the screen's, there
+    return float(np.abs(rows - under).sum()) < SURFACE_STEP
 
 
 def _best_widget(
