@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.shapes import blob_switch, by_shape, is_rule, switch_drawn
+from screenpilot.vision.shapes import (
+    blob_switch,
+    by_shape,
+    is_rule,
+    switch_drawn,
+    thumb_on_right,
+)
 from screenpilot.vision.states import with_state
 
 
@@ -48,6 +54,34 @@ def test_a_picture_of_a_track_with_a_thumb_at_one_end_is_a_switch(on: bool) -> N
     switch = switch_drawn(pixels, seen)
     assert switch.kind is ElementKind.SWITCH and switch.box.iou(TRACK) >= 0.9
     assert with_state(pixels, switch).checked is on
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_dark_themes_switch_is_read_by_where_its_thumb_lies(on: bool) -> None:
+    """Material 3's dark theme: on is a dark thumb at the right of a pale track (no
+    accent colour anywhere), off a small grey thumb at the left of a dark outlined one;
+    a detected switch's state comes from the thumb's end."""
+    pixels = np.full((2400, 1080, 3), (19, 19, 19), np.uint8)
+    r = TRACK.height // 2
+    if on:
+        _stadium(pixels, TRACK, (208, 194, 210))
+        cv2.circle(pixels, (TRACK.x2 - r, TRACK.y1 + r), r - 10, (60, 45, 70), -1)
+    else:
+        _stadium(pixels, TRACK, (147, 143, 153))
+        inner = Box(TRACK.x1 + 5, TRACK.y1 + 5, TRACK.x2 - 5, TRACK.y2 - 5)
+        _stadium(pixels, inner, (54, 52, 58))
+        cv2.circle(pixels, (TRACK.x1 + r, TRACK.y1 + r), r // 2, (147, 143, 153), -1)
+    assert thumb_on_right(pixels, TRACK) is on
+    switch = Element(0, ElementKind.SWITCH, Box(876, 195, 1021, 289), confidence=0.9)
+    assert with_state(pixels, switch).checked is on
+
+
+def test_a_switch_with_no_thumb_end_to_tell_is_left_to_its_colour() -> None:
+    pixels = _page()
+    _stadium(pixels, TRACK, (26, 115, 232))  # a blue stadium, both ends alike
+    assert thumb_on_right(pixels, TRACK) is None
+    switch = Element(0, ElementKind.SWITCH, TRACK, confidence=0.9)
+    assert with_state(pixels, switch).checked is True
 
 
 def test_a_pill_with_its_icon_in_the_middle_and_a_photo_stay_pictures() -> None:

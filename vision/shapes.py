@@ -200,10 +200,76 @@ def _track_in(pixels: RGB, box: Box, dp: float, grow: float) -> tuple[Box, bool 
         checked = _thumb_on_track(mine)
         if checked is None:
             return None
-    ends = crop[sy + r, [sx + r, sx + sw - 1 - r]]
-    if float(colour_distance(ends[:1], ends[1])[0]) <= THUMB_CONTRAST:
+    if not _ends_differ(crop[sy : sy + sh, sx : sx + sw]):
         return None
     return Box.of(x1 + sx, y1 + sy, x1 + sx + sw, y1 + sy + sh), checked
+
+
+#: Where a stadium's end meets its rim: this share of the track's height in from the
+#: end, on the middle row (Material 3: the thumb, 16 or 24 dp wide, is centred 16 dp in
+#: from the end of a 32 dp track, so a point 3 dp in lies on the track beside it).
+RIM = 0.1
+#: The thumb's end: its centre stands more than ``THUMB_CONTRAST`` from the rim there,
+#: while the other end's centre lies within ``TRACK_EVEN`` of its own rim (the track).
+TRACK_EVEN = 30
+
+
+def thumb_on_right(pixels: RGB, box: Box) -> bool | None:
+    """Whether a stadium switch in ``box`` has its thumb at the right end (on), at the
+    left (off), or None when the pixels do not tell: the track found around the box
+    (:func:`_track`, a stadium holding its thumb), then each end's centre against the
+    track's rim beside it. Material 3's dark theme draws an on-switch as a dark thumb on
+    a pale track (Seal's settings), which no accent colour marks."""
+    dp = dp_size(pixels.shape[1], pixels.shape[0])
+    found = _track(pixels, box, dp)
+    if found is None or found[1] is not None:
+        return None  # no stadium, or a thumb over a thinner track (read there)
+    t = found[0]
+    crop = pixels[t.y1 : t.y2, t.x1 : t.x2].astype(np.int16)
+    h, w = crop.shape[:2]
+    r, k, cy = h // 2, max(1, h // 8), h // 2
+    rim = max(1, round(RIM * h))
+
+    def patch(x: int) -> npt.NDArray[np.int16]:
+        square = crop[cy - k : cy + k + 1, x - k : x + k + 1].reshape(-1, 3)
+        return np.asarray(np.median(square, axis=0))
+
+    left = float(colour_distance(patch(r), crop[cy, rim]))
+    right = float(colour_distance(patch(w - 1 - r), crop[cy, w - 1 - rim]))
+    if left > THUMB_CONTRAST and right <= TRACK_EVEN:
+        return False
+    if right > THUMB_CONTRAST and left <= TRACK_EVEN:
+        return True
+    return None
+
+
+#: The rings round each end's centre on which :func:`_ends_differ` compares the two ends,
+#: as shares of the end's radius (0: a patch at the centre).
+END_RINGS = (0.0, 0.4, 0.7)
+
+
+def _ends_differ(shape: npt.NDArray[np.int16]) -> bool:
+    """Whether the two ends of a stadium (``shape``, its box's pixels) differ by more
+    than ``THUMB_CONTRAST`` at the centre or on a ring round it (``END_RINGS``, the
+    median of 12 points each): a thumb at one end. A glyph on the thumb (TrackerControl's
+    rocket, in the track's green) hides its centre, not its ring."""
+    h, w = shape.shape[:2]
+    r = h // 2
+    k = max(1, h // 16)
+    square = np.arange(-k, k + 1)
+    angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+    for share in END_RINGS:
+        if share == 0.0:  # a square patch at the centre
+            dx, dy = np.repeat(square, square.size), np.tile(square, square.size)
+        else:
+            dx = np.rint(share * r * np.cos(angles)).astype(int)
+            dy = np.rint(share * r * np.sin(angles)).astype(int)
+        rows = np.clip(r + dy, 0, h - 1)
+        left = np.median(shape[rows, np.clip(r + dx, 0, w - 1)], axis=0)
+        right = np.median(shape[rows, np.clip(w - 1 - r + dx, 0, w - 1)], axis=0)
+        if float(np.abs(left - right).sum()) > THUMB_CONTRAST:
+            return True
+    return False
 
 
 def _thumb_on_track(mine: np.ndarray) -> bool | None:

@@ -12,6 +12,7 @@ import numpy as np
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.image import RGB
 from screenpilot.vision.radios import radio_chosen
+from screenpilot.vision.shapes import thumb_on_right
 
 #: How far a text's ink stands from its background (grey levels, at the ink's 90th
 #: percentile) below which it is a hint: the simulator's hints stand 111-126 from
@@ -27,7 +28,11 @@ def with_state(pixels: RGB, e: Element, lines: Sequence[Box] = ()) -> Element:
     crop = pixels[e.box.y1 : e.box.y2, e.box.x1 : e.box.x2]
     if crop.size == 0:
         return e
-    if e.kind in (ElementKind.SWITCH, ElementKind.CHECK_BOX) and e.checked is None:
+    if e.kind is ElementKind.SWITCH and e.checked is None:
+        on = thumb_on_right(pixels, e.box)  # where the thumb lies, else an accent colour
+        on = _colourful(crop) if on is None else on
+        return dataclasses.replace(e, checked=on, clickable=True)
+    if e.kind is ElementKind.CHECK_BOX and e.checked is None:
         return dataclasses.replace(e, checked=_colourful(crop), clickable=True)
     if e.kind is ElementKind.EDIT_TEXT:
         inside = [b for b in lines if e.box.contains(*b.center)]
