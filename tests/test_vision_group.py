@@ -9,6 +9,7 @@ from screenpilot.core.fonts import text_font
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.group import (
     active_tab,
+    bare_number,
     block_caption,
     find_tab_rows,
     match_texts,
@@ -152,23 +153,37 @@ def test_a_picture_s_name_lies_on_its_surface() -> None:
     pixels = np.full((600, 400, 3), 250, np.uint8)
     pixels[:200] = (0, 150, 136)  # a teal toolbar over a light page
     button = el(K.BUTTON, (300, 80, 390, 190))
-    day = el(K.TEXT, (310, 208, 380, 250), "29")
+    day = el(K.TEXT, (300, 208, 390, 250), "Today")
     assert match_texts([button], [day], max_dist=38, pixels=pixels)[1] == [day]
-    assert match_texts([button], [day], max_dist=38)[0][0].text == "29"  # no pixels given
+    assert match_texts([button], [day], max_dist=38)[0][0].text == "Today"  # no pixels
     pixels[:] = (0, 150, 136)  # the label on the bar's own colour
     out, free = match_texts([button], [day], max_dist=38, pixels=pixels)
-    assert free == [] and out[0].text == "29"
+    assert free == [] and out[0].text == "Today"
     pill = np.full((600, 400, 3), 30, np.uint8)  # a dark bottom bar ...
     pill[60:200, 250:400] = (70, 90, 160)  # ... the selected tab's icon on a pill
     out, free = match_texts([button], [day], max_dist=38, pixels=pill)
-    assert free == [] and out[0].text == "29"
+    assert free == [] and out[0].text == "Today"
     photo = np.full((600, 400, 3), 250, np.uint8)
     photo[60:192, 300:390] = 30  # a dark photo, its box stopping short of its bottom
     out, free = match_texts([button], [day], max_dist=38, pixels=photo)
-    assert free == [] and out[0].text == "29"
+    assert free == [] and out[0].text == "Today"
     wallpaper = np.random.default_rng(0).integers(0, 255, (600, 400, 3), dtype=np.uint8)
     out, free = match_texts([button], [day], max_dist=38, pixels=wallpaper)
-    assert free == [] and out[0].text == "29"
+    assert free == [] and out[0].text == "Today"
+
+
+def test_a_number_names_no_picture() -> None:
+    """Loop Habit Tracker's history: the day "2" of the strip just under the toolbar is
+    no name of the back arrow above it, nor a calendar cell's the number of the cell
+    under it; a word under a picture still is its name."""
+    arrow = el(K.IMAGE, (10, 78, 133, 196))
+    for number in ("2", "29", "1,024", "+10%", "7:30"):
+        read = el(K.TEXT, (64, 217, 85, 244), number)
+        out, free = match_texts([arrow], [read], max_dist=38)
+        assert free == [read] and out[0].text == ""
+    word = el(K.TEXT, (30, 210, 115, 244), "Back")
+    assert match_texts([arrow], [word], max_dist=38)[0][0].text == "Back"
+    assert not bare_number("2nd") and not bare_number("Wi-Fi 6") and bare_number(" 12 ")
 
 
 def test_a_seek_bars_name_and_value_either_side_stay_its_caption() -> None:

@@ -238,10 +238,10 @@ def _best_widget(
     """The widget ``text`` belongs to and how (``item``: the two-line item it is the
     first line of; ``wrapped``: the one it is the second line of, which only a radio
     button takes whole: a switch's summary line stays a text; ``day``: it is a
-    weekday's name, ``vision.markcharts.weekday``, which names no picture: a calendar's
-    or a chart's column or row of days under a toolbar, EtarCalendar's "SAT" and "SUN"
-    under its today and overflow buttons; with ``pixels``, a text names only a picture
-    on its surface, :func:`on_one_surface`)."""
+    weekday's name, ``vision.markcharts.weekday``, or a number, :func:`bare_number`,
+    which names no picture: a calendar's or a chart's column or row of days under a
+    toolbar, EtarCalendar's "SAT" and "SUN" under its today and overflow buttons; with
+    ``pixels``, a text names only a picture on its surface, :func:`on_one_surface`)."""
     best: tuple[float, int, str] | None = None
     for i, w in enumerate(widgets):
         own = wrapped if w.kind is ElementKind.RADIO_GROUP and item is None else item
@@ -260,6 +260,17 @@ def _best_widget(
         if best is None or d < best[0]:
             best = (d, i, rel)
     return None if best is None else (best[1], best[2])
+
+
+#: Digits alone, with separators, a sign or a percent ("2", "1,024", "+10%", "7:30").
+_NUMBER = re.compile(r"[+\-\u2212]?\d[\d.,:/]*%?")
+
+
+def bare_number(text: str) -> bool:
+    """Whether ``text`` is a number alone, which names no picture either: a day of a
+    calendar strip just under a toolbar (Loop Habit Tracker's "2" under its back
+    arrow), a count or a chart's value."""
+    return bool(_NUMBER.fullmatch(text.strip()))
 
 
 def _reading_key(e: Element) -> tuple[int, int]:
@@ -282,7 +293,7 @@ def match_texts(
     items = {id(t): _item_of(t.box, texts) for t in texts} if itemised else {}
     wrapped = _wrapped(texts, items)
     for t in sorted(texts, key=_reading_key):
-        day = weekday(t.text or "") is not None
+        day = weekday(t.text or "") is not None or bare_number(t.text or "")
         hit = _best_widget(
             t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)), day, pixels
         )
