@@ -76,3 +76,18 @@ def test_an_initial_and_a_tight_highlight_stay_texts() -> None:
     pixels[tight.y1 : tight.y2, tight.x1 : tight.x2] = (250, 230, 90)
     _text(pixels, LABEL)
     assert [e.kind for e in _elements(pixels, "on sale")] == [ElementKind.TEXT]
+
+
+def test_a_chips_rounded_ends_found_as_blobs_are_no_icons() -> None:
+    """Seal's command chips: the outline's "(" and ")" are darker than its top and
+    bottom, and were found as two unnamed icons across the chip's sides."""
+    from screenpilot.vision.pills import outline_ends
+
+    chip = Element(1, ElementKind.BUTTON, Box(378, 796, 567, 837), text="--write-thumbnail")
+    right = Element(2, ElementKind.ICON, Box(558, 794, 573, 838), confidence=0.3)
+    left = Element(3, ElementKind.ICON, Box(368, 795, 384, 838), confidence=0.3)
+    leading = Element(4, ElementKind.ICON, Box(384, 804, 408, 828), confidence=0.3)  # inside
+    named = Element(5, ElementKind.ICON, Box(560, 794, 575, 838), icon_label="more_options")
+    alone = Element(6, ElementKind.ICON, Box(30, 794, 45, 838), confidence=0.3)  # no button
+    kept = outline_ends([chip, right, left, leading, named, alone])
+    assert [e.id for e in kept] == [1, 4, 5, 6]

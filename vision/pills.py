@@ -84,3 +84,33 @@ def _pill(e: Element, shape: Box, width: int, dp: float) -> bool:
 
 def _faint_line(pixels: RGB, line: Box) -> bool:
     return faint(pixels[line.y1 : line.y2, line.x1 : line.x2])
+
+
+#: An outline's rounded end found as a blob: at least this share of its button's height ...
+END_TALL = 0.85
+#: ... at most this share of its own height wide ...
+END_NARROW = 0.6
+
+
+def outline_ends(widgets: Sequence[Element]) -> list[Element]:
+    """``widgets`` without the unnamed icons that are a button's outline's rounded end:
+    a blob across the button's left or right side, as tall as the button (``END_TALL``)
+    and narrow (``END_NARROW``). A chip's outline is drawn darker at its ends than along
+    its top and bottom (Seal's command shortcuts), so its "(" and ")" were found as
+    blobs of ink beside the chip."""
+    buttons = [e.box for e in widgets if e.kind is ElementKind.BUTTON]
+    return [
+        e for e in widgets if not (_unnamed_blob(e) and any(_end_of(e.box, b) for b in buttons))
+    ]
+
+
+def _unnamed_blob(e: Element) -> bool:
+    return e.kind is ElementKind.ICON and not e.icon_label and not e.text
+
+
+def _end_of(arc: Box, button: Box) -> bool:
+    if arc.height < END_TALL * button.height or arc.width > END_NARROW * arc.height:
+        return False
+    if min(arc.y2, button.y2) - max(arc.y1, button.y1) < END_TALL * button.height:
+        return False
+    return arc.x1 < button.x1 < arc.x2 or arc.x1 < button.x2 < arc.x2

@@ -88,7 +88,7 @@ from screenpilot.vision.navkeys import keys_of_bar
 from screenpilot.vision.ocr import DEFAULT_THRESHOLD, OcrBackend, TextLine, get_backend, read_tiled
 from screenpilot.vision.overlays import drop_misreads, find_overlays
 from screenpilot.vision.panels import drawer_edge
-from screenpilot.vision.pills import as_buttons
+from screenpilot.vision.pills import as_buttons, outline_ends
 from screenpilot.vision.radios import with_radio_buttons
 from screenpilot.vision.shapes import RULE_INK, blob_switch, by_shape, is_rule, switch_drawn
 from screenpilot.vision.shipped import (
@@ -527,7 +527,7 @@ def assemble(
         texts = [t for t in texts if not on_marks(t, dots)]
         widgets, free = _match_texts(pixels, widgets, texts, menu, 0.035 * span)
         buttons, free = as_buttons(pixels, free, fills)  # a label centred on its shape
-        widgets += buttons
+        widgets = outline_ends(widgets + buttons)  # no blob of a chip's rounded end
         text_boxes = [t.box for t in texts]
         widgets = [with_state(pixels, e, text_boxes) for e in widgets]
         elements = _ordered(widgets + free, h)
