@@ -208,3 +208,33 @@ def test_a_page_under_a_web_view_is_a_web_page() -> None:
     assert web_view_share(nodes, W, H) == pytest.approx((H - 60) / H)
     nodes[1].visible = False
     assert web_view_share(nodes, W, H) == 0.0
+
+
+def test_every_format_keeps_a_views_checked_state() -> None:
+    """A switch's or a check box's ``checked`` (the truth of bench/real_states.py) is
+    read from DroidBot, uiautomator and RICO hierarchies alike."""
+    import xml.etree.ElementTree as ET
+
+    from screenpilot.datasets.convert.droidbot import droidbot_nodes
+    from screenpilot.datasets.convert.rico import rico_nodes
+    from screenpilot.datasets.convert.uiautomator import uiautomator_nodes
+
+    views = [
+        {"temp_id": 0, "parent": -1, "class": "android.widget.FrameLayout",
+         "bounds": [[0, 0], [360, 640]], "children": [1, 2]},
+        {"temp_id": 1, "parent": 0, "class": "android.widget.Switch", "checkable": True,
+         "checked": True, "bounds": [[280, 100], [340, 140]]},
+        {"temp_id": 2, "parent": 0, "class": "android.widget.CheckBox", "checkable": True,
+         "checked": False, "bounds": [[20, 200], [60, 240]]},
+    ]  # fmt: skip
+    assert [n.checked for n in droidbot_nodes(views)] == [False, True, False]
+    dump = ET.fromstring(
+        DUMP.split("?>", 1)[1].replace('checkable="true"', 'checkable="true" checked="true"')
+    )
+    nodes = uiautomator_nodes(dump)
+    assert [n.cls.rsplit(".", 1)[-1] for n in nodes if n.checked] == ["CheckBox"]
+    root = {"class": "FrameLayout", "bounds": [0, 0, 360, 640], "children": [
+        {"class": "android.widget.Switch", "checkable": True, "checked": True,
+         "bounds": [280, 100, 340, 140]},
+    ]}  # fmt: skip
+    assert [n.checked for n in rico_nodes(root)] == [False, True]

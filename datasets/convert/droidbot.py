@@ -87,6 +87,7 @@ def droidbot_nodes(views: Sequence[Mapping[str, Any]], scale: float = 1.0) -> li
                 position.get(int(v.get("parent", -1)), -1),
                 clickable=bool(v.get("clickable") or v.get("long_clickable")),
                 checkable=bool(v.get("checkable")),
+                checked=bool(v.get("checked")),
                 text=str(v.get("text") or "").strip(),
                 desc=str(v.get("content_description") or "").strip(),
                 rid=str(v.get("resource_id") or "").strip(),

@@ -61,3 +61,6 @@ class Node:
     #: (``com.foo:id/editIcon``; ``""`` when it has none or the format lacks it):
     #: extra information for the icon crops, never used for the detector's boxes.
     rid: str = ""
+    #: Whether a checkable view is checked (a switch on, a box ticked), as the hierarchy
+    #: says: the truth of ``bench/real_states.py``, never used for the detector's boxes.
+    checked: bool = False

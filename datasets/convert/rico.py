@@ -33,6 +33,7 @@ def rico_nodes(root: Mapping[str, Any], scale: float = 1.0) -> list[Node]:
             ancestors=tuple(str(a) for a in raw.get("ancestors") or ()),
             label=str(raw.get("componentLabel") or ""),
             checkable=bool(raw.get("checkable")),
+            checked=bool(raw.get("checked")),
             text=str(raw.get("text") or "").strip(),
             desc=_rico_desc(raw.get("content-desc")),
             rid=str(raw.get("resource-id") or "").strip(),

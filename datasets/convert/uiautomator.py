@@ -52,6 +52,7 @@ def uiautomator_nodes(root: ET.Element, scale: float = 1.0) -> list[Node]:
             parent,
             clickable=_flag(element, "clickable") or _flag(element, "long-clickable"),
             checkable=_flag(element, "checkable"),
+            checked=_flag(element, "checked"),
             text=(element.get("text") or "").strip(),
             desc=(element.get("content-desc") or "").strip(),
             rid=(element.get("resource-id") or "").strip(),
