@@ -174,3 +174,14 @@ def test_the_struck_through_fan_is_wifi_off() -> None:
     d.line([(118, 182), (166, 134)], fill=DARK, width=14)
     d.line([(172, 128), (182, 118)], fill=DARK, width=14)
     assert read(np.asarray(img)) == ""
+
+
+def test_a_dim_two_tone_triangle_on_a_dark_theme_is_signal() -> None:
+    """NetGuard's purple theme: the triangle's bright part (107, 49, 117) stands 33 grey
+    levels and 59 in one channel off the dark grey page, its dim part hardly at all; the
+    bright part, a right triangle of its own, is the glyph read."""
+    img = Image.new("RGB", (1080, 2000), (58, 58, 58))
+    d = ImageDraw.Draw(img)
+    d.polygon([(200, 110), (200, 175), (135, 175)], fill=(72, 55, 75))  # the dim whole
+    d.polygon([(175, 135), (175, 175), (135, 175)], fill=(107, 49, 117))  # the bright bars
+    assert signal_label(np.asarray(img), Box(120, 100, 180, 190)) == SIGNAL

@@ -352,9 +352,10 @@ GLYPH_MARGIN = 0.2
 #: ... and take for ink what differs from the crop's border by this many grey levels.
 GLYPH_CONTRAST = 40
 #: Where no grey ink is found, a coloured glyph whose grey is near the page's
-#: (NetGuard's orange struck-through signal on a dark grey theme) is ink where a channel
-#: differs by this many times ``GLYPH_CONTRAST``.
-HUE_CONTRAST = 2
+#: (NetGuard's orange struck-through signal on a dark grey theme, 80 levels off in one
+#: channel; its purple theme's signal bars, 59) is ink where a channel differs by this
+#: many times ``GLYPH_CONTRAST`` (2 until stop 65).
+HUE_CONTRAST = 1.25
 
 
 def glyph_window(
