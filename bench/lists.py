@@ -33,7 +33,6 @@ Measures, over all screens, for two readings of each screen in the same run:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real import MAKE_DATA, MANIFEST, ROOT, BenchError, read_manifest, spread
+from real import MAKE_DATA, MANIFEST, ROOT, BenchError, read_manifest, spread, write_result
 
 from screenpilot.model import BlockKind, Box
 
@@ -193,9 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{s['mean_iou'] or 0:6.3f} {s['blocks']:7d} {s['right']:6d} "
             f"{s['right_share'] or 0:6.3f} {s['on_scroll_view']:7d}"
         )
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}")
+    write_result(args.json, result)
     return 0
 
 

@@ -957,8 +957,13 @@ def report(results: Results, meta: dict[str, Any], out: Path) -> None:
         },
         "per_screen": results.screens,
     }
+    write_result(out, doc, indent=1)
+
+
+def write_result(out: Path, doc: dict[str, Any], *, indent: int = 2) -> None:
+    """``doc`` as JSON at ``out`` (its folder made), and a line saying so."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    out.write_text(json.dumps(doc, indent=indent) + "\n", encoding="utf-8")
     print(f"wrote {out}")
 
 

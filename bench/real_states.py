@@ -50,6 +50,7 @@ from real import (
     _shard,
     read_manifest,
     spread,
+    write_result,
 )
 
 OUT = ROOT / "bench" / "results" / "real_states.json"
@@ -214,9 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{s['state_right']:>9} {s['state_right_share']:>6.3f}"
         )
     print(f"Quick Settings tiles left out: {result['summary']['switch']['tiles_left_out']}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}")
+    write_result(args.json, result)
     return 0
 
 
