@@ -73,7 +73,7 @@ TILE_RATIO = 1.3
 
 def truth(
     row: dict[str, Any],
-) -> tuple[Path, list[tuple[str, tuple[float, ...], bool]], int]:
+) -> tuple[Path, list[tuple[str, tuple[float, float, float, float], bool]], int]:
     """The screenshot of a manifest line, its switches and check boxes (kind, box in
     screenshot pixels, checked) and how many Quick Settings tiles were left out."""
     from PIL import Image
