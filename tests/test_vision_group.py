@@ -414,3 +414,26 @@ def test_a_toolbars_title_is_its_caption_beside_a_back_arrow_found_as_a_button()
     first = Element(4, K.TEXT, Box(40, 260, 400, 310), text="Device name", block_id=2)
     assert caption_blocks([rows], [first])[0].caption == "Device name"
     assert caption_blocks([rows], [first], skip={2})[0].caption == ""
+
+
+def test_pictures_holding_numbers_in_a_row_are_a_calendars_cells() -> None:
+    """Loop Habit Tracker's history: cells each holding its day, three or more to a row,
+    are cells the icon model is not asked to name; a lone button holding the date
+    (EtarCalendar's today button) and a picture holding a word are not."""
+    from screenpilot.vision.group import numbered_cells
+
+    cells = [el(K.IMAGE, (100 + 55 * i, 1186, 150 + 55 * i, 1234)) for i in range(4)]
+    days = [el(K.TEXT, (112 + 55 * i, 1197, 137 + 55 * i, 1224), str(3 + 7 * i)) for i in range(4)]
+    today = el(K.BUTTON, (858, 75, 967, 182))
+    date = el(K.TEXT, (872, 108, 949, 164), "23")
+    tile = el(K.IMAGE, (100, 1500, 300, 1700))
+    word = el(K.TEXT, (120, 1580, 280, 1620), "Gym")
+    elements = [*cells, *days, today, date, tile, word]
+    assert numbered_cells(elements) == {0, 1, 2, 3}
+    assert numbered_cells([*cells[:2], *days[:2], today, date]) == set()
+    numbered = [
+        el(K.BUTTON, (100 + 55 * i, 1186, 150 + 55 * i, 1234), str(i + 1)) for i in range(2)
+    ]
+    assert numbered_cells([*numbered, cells[3], days[3]]) == {0, 1, 2}  # buttons took theirs
+    loose = [el(K.TEXT, (300 + 55 * i, 1197, 325 + 55 * i, 1224), str(9 + i)) for i in range(2)]
+    assert numbered_cells([cells[0], days[0], *loose]) == {0}  # the row's other days as texts

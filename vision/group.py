@@ -273,6 +273,31 @@ def bare_number(text: str) -> bool:
     return bool(_NUMBER.fullmatch(text.strip()))
 
 
+#: Pictures holding a number, at least this many on a row, are a calendar's cells.
+CELL_ROW = 3
+
+
+def numbered_cells(elements: Sequence[Element]) -> set[int]:
+    """Indices of the pictures of ``elements`` that hold a number (a text of
+    :func:`bare_number` wholly inside, or as their own text) on a row of ``CELL_ROW`` or
+    more numbers (free ones or such pictures'): a calendar's day cells (Loop Habit
+    Tracker's history), which the icon model, seeing a digit, would name as glyphs
+    ("trophy", "group"). A lone picture holding a number (a calendar button showing the
+    date) is not one."""
+    numbers = [e.box for e in elements if e.kind is ElementKind.TEXT and bare_number(e.text)]
+    held = [
+        i
+        for i, e in enumerate(elements)
+        if e.kind in PICTURES
+        and (
+            bare_number(e.text)  # a cell that took its number as its text
+            or any(e.box.intersection(n) >= 0.9 * n.area for n in numbers)
+        )
+    ]
+    row_numbers = numbers + [elements[i].box for i in held if bare_number(elements[i].text)]
+    return {i for i in held if sum(same_row(elements[i].box, n) for n in row_numbers) >= CELL_ROW}
+
+
 def _reading_key(e: Element) -> tuple[int, int]:
     return (e.box.y1 // 8, e.box.x1)
 

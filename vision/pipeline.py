@@ -592,10 +592,12 @@ def _label_icons(
         return out
     short = short_side(pixels.shape[1], pixels.shape[0])
     largest = MAX_SIDE * short
+    cells = group.numbered_cells(out)  # a calendar's day cells are no glyphs
     todo = [
         i
         for i, e in enumerate(out)
         if not e.icon_label
+        and i not in cells
         and e.kind in group.PICTURES
         and min(e.box.width, e.box.height) <= ICON_MAX_SHORT * short
         and (
