@@ -3,6 +3,8 @@ picture, a picture of a track with a thumb at one end a switch."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -197,3 +199,18 @@ def test_a_box_holding_only_a_line_across_it_is_a_rule() -> None:
     pixels[1400:1440, 200:320] = 40  # a thick bar is a shape, not a rule
     assert not is_rule(pixels, Box(180, 1380, 340, 1460))
     assert not is_rule(pixels, Box(500, 1800, 700, 1900))  # nothing drawn
+
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-screens"
+
+
+@pytest.mark.skipif(not (REAL / "Seal" / "9.jpg").exists(), reason="../shared/data absent")
+def test_real_switches_read_by_their_thumb() -> None:
+    """Seal's Material 3 dark theme: "Dynamic color" off, "Dark theme" on (a dark thumb on
+    a pale track); TrackerControl's master switch, a rocket on its thumb, on."""
+    from screenpilot.vision.pipeline import analyse
+
+    seal = [e for e in analyse(REAL / "Seal" / "9.jpg").screen.elements if e.kind.value == "switch"]
+    assert [(e.caption.split()[0], e.checked) for e in seal] == [("Dynamic", False), ("Dark", True)]
+    tracker = analyse(REAL / "TrackerControl" / "1.png").screen.elements
+    assert [e.checked for e in tracker if e.kind.value == "switch"] == [True]
