@@ -78,6 +78,19 @@ def test_a_dark_themes_switch_is_read_by_where_its_thumb_lies(on: bool) -> None:
     assert with_state(pixels, switch).checked is on
 
 
+def test_a_switch_in_the_left_half_is_left_to_its_colour() -> None:
+    """A right-to-left row puts its switch at the left end, mirrored (on is the thumb
+    at the left): the thumb's end is not read there, the accent colour decides."""
+    pixels = np.full((2400, 1080, 3), (250, 250, 250), np.uint8)
+    mirrored = Box(63, 200, 200, 284)
+    r = mirrored.height // 2
+    _stadium(pixels, mirrored, (0, 121, 107))  # a teal track, on ...
+    cv2.circle(pixels, (mirrored.x1 + r, mirrored.y1 + r), r - 10, (255, 255, 255), -1)
+    assert thumb_on_right(pixels, mirrored) is None  # ... its thumb at the left
+    switch = Element(0, ElementKind.SWITCH, mirrored, confidence=0.9)
+    assert with_state(pixels, switch).checked is True
+
+
 def test_a_switch_with_no_thumb_end_to_tell_is_left_to_its_colour() -> None:
     pixels = _page()
     _stadium(pixels, TRACK, (26, 115, 232))  # a blue stadium, both ends alike

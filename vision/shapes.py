@@ -219,7 +219,13 @@ def thumb_on_right(pixels: RGB, box: Box) -> bool | None:
     left (off), or None when the pixels do not tell: the track found around the box
     (:func:`_track`, a stadium holding its thumb), then each end's centre against the
     track's rim beside it. Material 3's dark theme draws an on-switch as a dark thumb on
-    a pale track (Seal's settings), which no accent colour marks."""
+    a pale track (Seal's settings), which no accent colour marks. Only a switch in the
+    screen's right half is read so, at a left-to-right row's end: a right-to-left layout
+    mirrors a switch (on is the thumb at the left; Activity Launcher's Arabic settings
+    put their switches at the rows' left ends), and one in the left half is left to the
+    colour."""
+    if box.center[0] <= pixels.shape[1] / 2:
+        return None
     dp = dp_size(pixels.shape[1], pixels.shape[0])
     found = _track(pixels, box, dp)
     if found is None or found[1] is not None:
