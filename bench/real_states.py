@@ -53,17 +53,16 @@ from real import (
     write_result,
 )
 
+from screenpilot.datasets.convert.classes import ANDROID_CLASSES
+from screenpilot.model import ElementKind
+
 OUT = ROOT / "bench" / "results" / "real_states.json"
-#: The classes whose ``checked`` is a switch's or a check box's state.
+#: The classes whose ``checked`` is a switch's or a check box's state: the converters'
+#: own switch and check-box classes (``CheckedTextView`` is not among them).
 KINDS = {
-    "Switch": "switch",
-    "SwitchCompat": "switch",
-    "SwitchMaterial": "switch",
-    "MaterialSwitch": "switch",
-    "ToggleButton": "switch",
-    "CheckBox": "check_box",
-    "AppCompatCheckBox": "check_box",
-    "MaterialCheckBox": "check_box",
+    name: kind.value
+    for name, kind in ANDROID_CLASSES.items()
+    if kind in (ElementKind.SWITCH, ElementKind.CHECK_BOX)
 }
 MIN_SIDE = 4
 #: A drawn switch's track is wider than tall (``vision.shapes.SWITCH_RATIO``); a view of
@@ -146,15 +145,21 @@ def measure(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def merge(paths: Sequence[Path]) -> dict[str, Any]:
     """One result from the JSON of ``--shard`` runs."""
-    docs = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
-    if len({d["split"] for d in docs}) != 1:
-        raise BenchError("the shards were run on different splits")
-    counts: Counter[str] = Counter()
-    apps: dict[str, Counter[str]] = {}
-    for d in docs:
-        counts.update(d["counts"])
-        for a, c in d["apps"].items():
-            apps.setdefault(a, Counter()).update(c)
+    try:
+        docs = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+        if len({d["split"] for d in docs}) != 1:
+            raise BenchError("the shards were run on different splits")
+        counts: Counter[str] = Counter()
+        apps: dict[str, Counter[str]] = {}
+        for d in docs:
+            counts.update(d["counts"])
+            for a, c in d["apps"].items():
+                apps.setdefault(a, Counter()).update(c)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BenchError(
+            f"cannot merge {[str(p) for p in paths]}: not this benchmark's "
+            f"shard results ({exc!r}); run it with --shard K/N --json F"
+        ) from exc
     return {
         "split": docs[0]["split"],
         "screens": sum(d["screens"] for d in docs),
