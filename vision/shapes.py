@@ -40,6 +40,7 @@ is no widget: :func:`is_rule` tells it, and describe leaves it out.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -233,15 +234,10 @@ def thumb_on_right(pixels: RGB, box: Box) -> bool | None:
     t = found[0]
     crop = pixels[t.y1 : t.y2, t.x1 : t.x2].astype(np.int16)
     h, w = crop.shape[:2]
-    r, k, cy = h // 2, max(1, h // 8), h // 2
+    r, k = h // 2, max(1, h // 8)
     rim = max(1, round(RIM * h))
-
-    def patch(x: int) -> npt.NDArray[np.int16]:
-        square = crop[cy - k : cy + k + 1, x - k : x + k + 1].reshape(-1, 3)
-        return np.asarray(np.median(square, axis=0))
-
-    left = float(colour_distance(patch(r), crop[cy, rim]))
-    right = float(colour_distance(patch(w - 1 - r), crop[cy, w - 1 - rim]))
+    left = float(colour_distance(_end_colour(crop, r, 0.0, k), crop[r, rim]))
+    right = float(colour_distance(_end_colour(crop, w - 1 - r, 0.0, k), crop[r, w - 1 - rim]))
     if left > THUMB_CONTRAST and right <= TRACK_EVEN:
         return False
     if right > THUMB_CONTRAST and left <= TRACK_EVEN:
@@ -260,22 +256,32 @@ def _ends_differ(shape: npt.NDArray[np.int16]) -> bool:
     median of 12 points each): a thumb at one end. A glyph on the thumb (TrackerControl's
     rocket, in the track's green) hides its centre, not its ring."""
     h, w = shape.shape[:2]
-    r = h // 2
-    k = max(1, h // 16)
-    square = np.arange(-k, k + 1)
-    angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+    r, k = h // 2, max(1, h // 16)
     for share in END_RINGS:
-        if share == 0.0:  # a square patch at the centre
-            dx, dy = np.repeat(square, square.size), np.tile(square, square.size)
-        else:
-            dx = np.rint(share * r * np.cos(angles)).astype(int)
-            dy = np.rint(share * r * np.sin(angles)).astype(int)
-        rows = np.clip(r + dy, 0, h - 1)
-        left = np.median(shape[rows, np.clip(r + dx, 0, w - 1)], axis=0)
-        right = np.median(shape[rows, np.clip(w - 1 - r + dx, 0, w - 1)], axis=0)
+        left = _end_colour(shape, r, share, k)
+        right = _end_colour(shape, w - 1 - r, share, k)
         if float(np.abs(left - right).sum()) > THUMB_CONTRAST:
             return True
     return False
+
+
+_ANGLES = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+
+
+def _end_colour(shape: npt.NDArray[np.int16], x: int, share: float, k: int) -> npt.NDArray[Any]:
+    """The median colour round the point ``x`` of a stadium's middle row (``shape``, its
+    box's pixels): on a ring of 12 points ``share`` of the half-height out, or (``share``
+    0) in a square reaching ``k`` pixels each way."""
+    h, w = shape.shape[:2]
+    if share == 0.0:
+        square = np.arange(-k, k + 1)
+        dx, dy = np.repeat(square, square.size), np.tile(square, square.size)
+    else:
+        dx = np.rint(share * (h // 2) * np.cos(_ANGLES)).astype(int)
+        dy = np.rint(share * (h // 2) * np.sin(_ANGLES)).astype(int)
+    return np.asarray(
+        np.median(shape[np.clip(h // 2 + dy, 0, h - 1), np.clip(x + dx, 0, w - 1)], axis=0)
+    )
 
 
 def _thumb_on_track(mine: np.ndarray) -> bool | None:
