@@ -232,12 +232,12 @@ def _best_widget(
     max_dist: float,
     item: Box | None = None,
     wrapped: Box | None = None,
-    day: bool = False,
+    nameless: bool = False,
     pixels: RGB | None = None,
 ) -> tuple[int, str] | None:
     """The widget ``text`` belongs to and how (``item``: the two-line item it is the
     first line of; ``wrapped``: the one it is the second line of, which only a radio
-    button takes whole: a switch's summary line stays a text; ``day``: it is a
+    button takes whole: a switch's summary line stays a text; ``nameless``: it is a
     weekday's name, ``vision.markcharts.weekday``, or a number, :func:`bare_number`,
     which names no picture: a calendar's or a chart's column or row of days under a
     toolbar, EtarCalendar's "SAT" and "SUN" under its today and overflow buttons; with
@@ -249,7 +249,7 @@ def _best_widget(
         if rel is None:
             continue
         if rel == "name" and (
-            day or (pixels is not None and not on_one_surface(pixels, w.box, text))
+            nameless or (pixels is not None and not on_one_surface(pixels, w.box, text))
         ):
             continue
         d = gap(text, w.box)
@@ -318,9 +318,9 @@ def match_texts(
     items = {id(t): _item_of(t.box, texts) for t in texts} if itemised else {}
     wrapped = _wrapped(texts, items)
     for t in sorted(texts, key=_reading_key):
-        day = weekday(t.text or "") is not None or bare_number(t.text or "")
+        nameless = weekday(t.text or "") is not None or bare_number(t.text or "")
         hit = _best_widget(
-            t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)), day, pixels
+            t.box, widgets, max_dist, items.get(id(t)), wrapped.get(id(t)), nameless, pixels
         )
         if hit is None:
             free.append(t)
