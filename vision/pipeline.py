@@ -104,6 +104,7 @@ from screenpilot.vision.states import with_state
 from screenpilot.vision.steppers import name_steppers
 from screenpilot.vision.targets import with_targets
 from screenpilot.vision.textgaps import split_wide_gaps
+from screenpilot.vision.twins import drop_twins
 
 log = logging.getLogger("screenpilot.vision")
 
@@ -191,6 +192,10 @@ ICON_MAX_SHORT = 0.2
 #: Widgets inside which the blob finder looks for icons (a field's leading and
 #: trailing icons, a drop-down's check or arrow); not buttons (their glyph is theirs).
 INSIDE_SEARCHED = frozenset({ElementKind.EDIT_TEXT, ElementKind.SPINNER})
+
+
+#: Kinds a picture found on a backdrop may be boxed twice as (``vision.twins``).
+BOXED_TWICE = frozenset({ElementKind.IMAGE, ElementKind.ICON, ElementKind.BUTTON})
 
 
 #: Detected kinds that must hold more than a line across them (``shapes.is_rule``).
@@ -441,7 +446,9 @@ def assemble(
                 if e.kind.value in ("status_bar", "navigation_bar")
             ]
         )
-        widgets = [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
+        widgets = drop_twins(  # one picture boxed twice by the detector is one
+            pixels, [e for e in sure if e.kind.value not in ("status_bar", "navigation_bar")]
+        )
         doubtful = [  # under the detector's threshold: kept where nothing else was found
             e
             for e in seen
@@ -507,7 +514,8 @@ def assemble(
             buttons = [e for e in widgets if e.kind is ElementKind.BUTTON]
             others = [e for e in (*texts, *widgets) if e.kind is not ElementKind.BUTTON]
             known = [e.box for e in others] + [r.box for r in bar_regions]
-            widgets += find_backdrop_pictures(pixels, known, panels=[e.box for e in buttons])
+            backdrop = find_backdrop_pictures(pixels, known, panels=[e.box for e in buttons])
+            widgets = drop_twins(pixels, widgets + backdrop, kinds=BOXED_TWICE, new=backdrop)
         texts, widgets = search_glyphs(texts, widgets, w, h)
         # rows first, so that a switch or a tile named by a text takes its row / tile
         fills: dict[Box, Box | None] = {}  # the filled shapes found, for the second pass
