@@ -79,3 +79,34 @@ def test_a_dp_is_counted_across_the_short_side() -> None:
     from screenpilot.vision.blocks import dp_size
 
     assert dp_size(1080, 2400) == dp_size(2400, 1080) == pytest.approx(1080 / 411)
+
+
+def _toolbar_screen(top: int) -> np.ndarray:
+    """A dark toolbar 56 dp tall from ``top`` (its title and four icons drawn), under a
+    status bar of the same colour when ``top`` > 0 (its clock and battery drawn)."""
+    w, h = 1080, 2400
+    dp = w / 411
+    image = Image.new("RGB", (w, h), (250, 250, 250))
+    d = ImageDraw.Draw(image)
+    bottom = top + round(56 * dp)
+    d.rectangle([0, 0, w, bottom], fill=(30, 35, 40))
+    if top:  # the status bar's clock and battery, within its top 20 dp
+        d.rectangle([40, round(6 * dp), 140, round(17 * dp)], fill=(230, 230, 230))
+        d.rectangle([980, round(6 * dp), 1030, round(17 * dp)], fill=(230, 230, 230))
+    mid = top + round(28 * dp)
+    for x in range(50, 330, 28):  # the title's strokes
+        d.rectangle([x, mid - 40, x + 6, mid + 40], fill=(240, 240, 240))
+    for x in (640, 750, 860, 970):  # its icons, 24 dp outlines
+        d.rectangle([x, mid - 32, x + 63, mid + 32], outline=(240, 240, 240), width=6)
+    return np.asarray(image)
+
+
+def test_a_screenshot_cut_below_the_status_bar_starts_with_its_toolbar() -> None:
+    dp = 1080 / 411
+    regions = divide(_toolbar_screen(0))
+    assert _find(regions, BlockKind.STATUS_BAR) == []
+    toolbar = _find(regions, BlockKind.TOOLBAR)[0]
+    assert toolbar.y1 == 0 and abs(toolbar.y2 - 56 * dp) <= 4
+    with_status = divide(_toolbar_screen(round(24 * dp)))
+    assert _find(with_status, BlockKind.STATUS_BAR)[0].y2 == round(24 * dp)
+    assert abs(_find(with_status, BlockKind.TOOLBAR)[0].y2 - 80 * dp) <= 4

@@ -348,8 +348,9 @@ def find_bars(image: RGB, hs: list[Segment] | None = None) -> list[Region]:
         return []
     rows = boundaries(image, hs or [])
     out = []
-    status = round(24 * dp)
-    out.append(Region(Box(0, 0, w, status), BlockKind.STATUS_BAR, "bar"))
+    status = 0 if _toolbar_on_top(image, rows, dp) else round(24 * dp)
+    if status:
+        out.append(Region(Box(0, 0, w, status), BlockKind.STATUS_BAR, "bar"))
     tool = _first_in(rows, status + 44 * dp, status + 80 * dp)
     if tool is not None:
         out.append(Region(Box(0, status, w, tool), BlockKind.TOOLBAR, "bar"))
@@ -362,6 +363,35 @@ def find_bars(image: RGB, hs: list[Segment] | None = None) -> list[Region]:
     if bar is not None and _uniform(image[bar:bottom]) and _distinct(image, bar):
         out.append(Region(Box(0, bar, w, bottom), BlockKind.TOOLBAR, "bottom_bar"))
     return out
+
+
+#: A screenshot cut below the status bar (an app's store pictures) starts with its
+#: toolbar: one colour from the top down to an edge ``TOP_TOOLBAR_DP`` down (a status
+#: bar and a toolbar of one colour end 72 dp down or more; a status bar alone, 24)...
+TOP_TOOLBAR_DP = (48.0, 66.0)
+#: ... and every row where a status bar ends (``STATUS_END_DP``) crosses the
+#: toolbar's title or icons (``TOP_TOOLBAR_EDGES`` colour edges or more); a status
+#: bar's bottom rows are plain.
+STATUS_END_DP = (18.0, 28.0)
+TOP_TOOLBAR_EDGES = 3
+#: A colour edge: neighbouring pixels this far apart in some channel.
+EDGE_STEP = 24
+
+
+def _toolbar_on_top(image: RGB, rows: list[int], dp: float) -> bool:
+    """Whether ``image`` has no status bar: its toolbar starts at the top (Markor's
+    screenshots; a status bar guessed there took the toolbar's top 24 dp and put the
+    toolbar's block a status bar lower)."""
+    first = [r for r in rows if r >= 4 * dp]
+    lo, hi = TOP_TOOLBAR_DP
+    if not first or not lo * dp <= first[0] <= hi * dp or not _uniform(image[: first[0]]):
+        return False
+    a, b = STATUS_END_DP
+    for y in range(round(a * dp), min(round(b * dp), first[0] - 1) + 1):
+        row = image[y].astype(np.int16)
+        if int((np.abs(np.diff(row, axis=0)).max(axis=1) > EDGE_STEP).sum()) < TOP_TOOLBAR_EDGES:
+            return False
+    return True
 
 
 def _uniform(strip: RGB) -> bool:
