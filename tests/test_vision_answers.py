@@ -122,3 +122,30 @@ def test_a_power_glyph_whose_bar_stands_apart_from_its_ring_keeps_its_answer() -
     d.line((130, 118, 130, 130), fill=(40, 40, 40), width=3)
     px = np.asarray(img)
     assert checked_answer(px, Box(95, 95, 165, 165), "power") == "power"
+
+
+def _logo() -> np.ndarray:
+    """Chrome's logo drawn roughly: a ring of red, yellow and green round a blue disc."""
+    img = Image.new("RGB", (300, 300), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    for start, colour in ((210, (219, 68, 55)), (330, (244, 180, 0)), (90, (15, 157, 88))):
+        d.pieslice((92, 92, 168, 168), start, start + 120, fill=colour)
+    d.ellipse((113, 113, 147, 147), fill=(250, 250, 250))
+    d.ellipse((118, 118, 142, 142), fill=(66, 133, 244))
+    return np.asarray(img)
+
+
+def test_a_logo_of_many_colours_names_no_function() -> None:
+    from screenpilot.vision.hues import hue_count, many_hues
+
+    logo = _logo()
+    assert hue_count(logo[BOX.y1 : BOX.y2, BOX.x1 : BOX.x2]) >= 3 and many_hues(logo, BOX)
+    assert checked_answer(logo, BOX, "location") == ""
+    glyph = _page("cross")  # one colour on the page
+    assert not many_hues(glyph, BOX) and checked_answer(glyph, BOX, "close") == "close"
+    button = np.asarray(Image.new("RGB", (300, 300), (33, 150, 243)))  # a blue button ...
+    button = button.copy()
+    button[120:140, 100:160] = 255  # ... with a white bar: two colours
+    assert not many_hues(button, BOX)
+    assert checked_answer(button, BOX, "remove") == "remove"
+    assert hue_count(np.zeros((0, 0, 3), np.uint8)) == 0

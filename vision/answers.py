@@ -28,7 +28,8 @@ it knows, at times above its threshold. Such answers are checked:
   any part within :data:`RING_HOLE` of its radius from its middle (a power glyph's
   bar may be a part of its own).
 
-A box with no ink keeps the answer.
+A box with no ink keeps the answer. A crop of three or more colours (an app's logo, a
+photo: :func:`vision.hues.many_hues`) gets no answer at all.
 
 A glyph OCR read as a "C" (NewPipe's refresh) is round arrows only where its ink has
 an arrowhead (:func:`has_arrowhead`): its thickest point, by the distance to the page,
@@ -44,6 +45,7 @@ import numpy as np
 
 from screenpilot.model import Box
 from screenpilot.vision.blocks import dp_size
+from screenpilot.vision.hues import many_hues
 from screenpilot.vision.image import GLYPH_CONTRAST, RGB, glyph_ink, glyph_window
 
 #: A stop glyph's ink fills at least this share of its own box, ...
@@ -138,6 +140,8 @@ def is_stop_square(pixels: RGB, box: Box) -> bool | None:
 def checked_answer(pixels: RGB, box: Box, label: str) -> str:
     """``label``, the model's answer for the crop ``box`` of ``pixels``, or "" where the
     drawing cannot be that glyph (the module docstring)."""
+    if label and many_hues(pixels, box):  # a logo or a photo names no function
+        return ""
     if label == "close":
         match = mirror_match(pixels, box)
         if match is not None and match < MIRROR:
