@@ -11,7 +11,7 @@ from PIL import Image
 
 from screenpilot.errors import ImageError
 from screenpilot.vision.discs import _fill_colour
-from screenpilot.vision.image import MAX_SIDE, channel_mean, load_image
+from screenpilot.vision.image import MAX_SIDE, channel_mean, load_image, mask_bounds
 
 SCREENS = Path(__file__).parent / "data" / "screens"
 
@@ -172,3 +172,17 @@ def test_a_box_off_the_image_has_no_ink_and_no_glyph(corners: tuple[int, int, in
     assert parts.alone(0.1) is None
     assert _drawn_label(pixels, box, "") == ""
     assert _drawn_label(pixels, box, ">") == ""
+
+
+def test_mask_bounds_is_the_box_round_every_set_pixel_ends_exclusive() -> None:
+    mask = np.zeros((10, 12), np.uint8)
+    assert mask_bounds(mask) is None
+    mask[3, 4] = 1
+    assert mask_bounds(mask) == (4, 3, 5, 4)
+    mask[7, 10] = 255
+    mask[5, 2] = 1
+    assert mask_bounds(mask) == (2, 3, 11, 8)
+    full = np.ones((2, 3), bool)
+    assert mask_bounds(full) == (0, 0, 3, 2)
+    x1, y1, x2, y2 = mask_bounds(mask) or (0, 0, 0, 0)
+    assert int(np.count_nonzero(mask[y1:y2, x1:x2])) == int(np.count_nonzero(mask))

@@ -35,7 +35,7 @@ import numpy as np
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blocks import dp_size
 from screenpilot.vision.density import scaled_side
-from screenpilot.vision.image import colour_distance
+from screenpilot.vision.image import colour_distance, mask_bounds
 from screenpilot.vision.sliders import true_runs
 
 #: Pixels differ from their row's background by more than this (sum over R, G, B).
@@ -304,13 +304,13 @@ def _two_rules(raw: np.ndarray, lo: float, hi: float) -> bool:
 def _bar(raw: np.ndarray, lo: float, hi: float) -> bool:
     """Whether a blob too narrow to pass as an icon (``raw``: its undilated mask) is one
     solid upright bar, ``BAR_TALL`` times taller than wide, as tall as an icon."""
-    ys, xs = np.nonzero(raw)
-    if ys.size == 0:
+    bounds = mask_bounds(raw)
+    if bounds is None:
         return False
-    tall, wide = int(ys.max() - ys.min()) + 1, int(xs.max() - xs.min()) + 1
+    wide, tall = bounds[2] - bounds[0], bounds[3] - bounds[1]
     if not (lo <= tall <= hi and BAR_TALL[0] * wide <= tall <= BAR_TALL[1] * wide):
         return False
-    return ys.size >= BAR_FILL * tall * wide
+    return int(np.count_nonzero(raw)) >= BAR_FILL * tall * wide
 
 
 def _bar_pairs(bars: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

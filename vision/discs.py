@@ -27,7 +27,7 @@ import numpy as np
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.blobs import Page, off_background
 from screenpilot.vision.density import scaled_side, short_side
-from screenpilot.vision.image import colour_distance
+from screenpilot.vision.image import colour_distance, mask_bounds
 
 #: A button's side as a share of the screen's width (32-64 dp on 411 dp).
 MIN_SIDE, MAX_SIDE = 0.05, 0.16
@@ -97,13 +97,15 @@ def _has_glyph(patch: np.ndarray, fill: np.ndarray, outside: np.ndarray | None =
     glyph = colour_distance(inner, fill) >= GLYPH_CONTRAST
     if not MIN_GLYPH <= float(glyph.mean()) <= MAX_GLYPH:
         return False
-    ys, xs = np.nonzero(glyph)
-    gh, gw = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-    if gh > MAX_GLYPH_SIDE * h or gw > MAX_GLYPH_SIDE * w:
+    bounds = mask_bounds(glyph)
+    if bounds is None:
+        return False
+    gx1, gy1, gx2, gy2 = bounds
+    if gy2 - gy1 > MAX_GLYPH_SIDE * h or gx2 - gx1 > MAX_GLYPH_SIDE * w:
         return False
     # the glyph is centred: its box's middle near the inner box's middle
     ih, iw = glyph.shape
-    cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2
+    cy, cx = (gy1 + gy2 - 1) / 2, (gx1 + gx2 - 1) / 2
     if abs(cy - ih / 2) > 0.2 * ih or abs(cx - iw / 2) > 0.2 * iw:
         return False
     # nothing of the glyph's colour touches the disc's edge (a card's text would)

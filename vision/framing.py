@@ -27,7 +27,14 @@ import numpy as np
 from screenpilot.model import Box
 from screenpilot.vision.density import short_side
 from screenpilot.vision.discs import glyph_crop
-from screenpilot.vision.image import GLYPH_CONTRAST, RGB, border_colour, glyph_window, grey_u8
+from screenpilot.vision.image import (
+    GLYPH_CONTRAST,
+    RGB,
+    border_colour,
+    glyph_window,
+    grey_u8,
+    mask_bounds,
+)
 
 #: A box is tight when its ink comes this close to each of its edges (a share of the side).
 TIGHT = 0.06
@@ -66,14 +73,15 @@ def model_box(pixels: RGB, box: Box) -> Box:
     if float(ink[~inside].mean()) > PLAIN:
         return box
     mine = ink & inside
-    rows, cols = np.flatnonzero(mine.any(axis=1)), np.flatnonzero(mine.any(axis=0))
-    if not len(rows):
+    bounds = mask_bounds(mine)
+    if bounds is None:
         return box
-    top, bottom = rows[0] - (box.y1 - y1), (box.y2 - y1) - 1 - rows[-1]
-    left, right = cols[0] - (box.x1 - x1), (box.x2 - x1) - 1 - cols[-1]
+    mx1, my1, mx2, my2 = bounds
+    top, bottom = my1 - (box.y1 - y1), (box.y2 - y1) - my2
+    left, right = mx1 - (box.x1 - x1), (box.x2 - x1) - mx2
     if max(top, bottom) > TIGHT * box.height or max(left, right) > TIGHT * box.width:
         return box
-    if float(mine.sum()) >= SOLID * (rows[-1] - rows[0] + 1) * (cols[-1] - cols[0] + 1):
+    if float(mine.sum()) >= SOLID * (my2 - my1) * (mx2 - mx1):
         return box
     if ink_colours(around[mine]) > MAX_COLOURS:
         return box

@@ -311,6 +311,15 @@ def largest_part(
     return (x, y, w, h), np.asarray(labels == best)
 
 
+def mask_bounds(mask: npt.NDArray[Any]) -> tuple[int, int, int, int] | None:
+    """The box round every set pixel of a 2-D ``mask``: (x1, y1, x2, y2), ends exclusive,
+    in the mask's own coordinates; None where nothing is set."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not rows.size:
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+
+
 def box_pixels(pixels: npt.NDArray[Any], box: Box) -> npt.NDArray[Any]:
     """The pixels of ``box`` clipped to the image: empty for a box off it (a plain slice
     would wrap round from the far edge at a negative end)."""
@@ -430,10 +439,11 @@ class InkParts:
     def cut(self) -> npt.NDArray[np.bool_] | None:
         """All the ink as a mask cut to its own box; None with no ink."""
         ink = self.labels > 0
-        rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-        if not len(rows):
+        bounds = mask_bounds(ink)
+        if bounds is None:
             return None
-        return np.asarray(ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1])
+        x1, y1, x2, y2 = bounds
+        return np.asarray(ink[y1:y2, x1:x2])
 
     def largest(self) -> tuple[int, tuple[int, int, int, int]] | None:
         """The largest part's label and its box (x, y, width, height); None with no ink."""

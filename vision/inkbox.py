@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from screenpilot.model import Box
-from screenpilot.vision.image import RGB, channel_mean
+from screenpilot.vision.image import RGB, channel_mean, mask_bounds
 from screenpilot.vision.ocr import TextLine
 from screenpilot.vision.sliders import true_runs
 
@@ -115,10 +115,10 @@ def _ink_mask(pixels: RGB, box: Box) -> Ink | None:
 
 
 def _extent(ink: Mask, x0: int, y0: int) -> Box | None:
-    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if rows.size == 0 or int(rows[-1]) + 1 - int(rows[0]) < MIN_INK:
+    bounds = mask_bounds(ink)
+    if bounds is None or bounds[3] - bounds[1] < MIN_INK:
         return None
-    return Box(x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+    return Box(x0 + bounds[0], y0 + bounds[1], x0 + bounds[2], y0 + bounds[3])
 
 
 def ink_box(pixels: RGB, box: Box) -> Box | None:

@@ -31,6 +31,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision.density import short_side
+from screenpilot.vision.image import mask_bounds
 
 #: Pictures looked in: each side at least this share of the screen's width.
 MIN_PICTURE = 0.15
@@ -114,17 +115,18 @@ def _glyphs(pixels: np.ndarray, picture: Box, index: int, w: int) -> list[_Glyph
     for i in range(1, count):
         x, y, bw, bh, _ = (int(v) for v in stats[i])
         own = (labels[y : y + bh, x : x + bw] == i) & (ink[y : y + bh, x : x + bw] > 0)
-        ys, xs = np.nonzero(own)
-        if not len(xs):
+        bounds = mask_bounds(own)
+        if bounds is None:
             continue
-        own = own[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        bx1, by1, bx2, by2 = bounds
+        own = own[by1:by2, bx1:bx2]
         gh, gw = own.shape
         if not (MIN_SIDE * w <= max(gw, gh) <= MAX_SIDE * w and 0.5 <= gw / gh <= 2.0):
             continue
         small = cv2.resize(
             own.astype(np.uint8) * 255, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA
         )
-        gx, gy = x1 + x + int(xs.min()), y1 + y + int(ys.min())
+        gx, gy = x1 + x + bx1, y1 + y + by1
         out.append(_Glyph(index, Box.of(gx, gy, gx + gw, gy + gh), small > 127))
     return out
 

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.image import RGB, off_median
+from screenpilot.vision.image import RGB, mask_bounds, off_median
 
 #: Kinds of picture that may be twins.
 KINDS = frozenset({ElementKind.IMAGE, ElementKind.ICON})
@@ -46,11 +44,11 @@ SLACK = 0.1
 def _ink(pixels: RGB, box: Box) -> Box | None:
     """The box of the ink inside ``box`` (None: none)."""
     mask = off_median(pixels, box, SPREAD)
-    if mask is None or not mask.any():
+    bounds = None if mask is None else mask_bounds(mask)
+    if bounds is None:
         return None
-    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
     x0, y0 = max(0, box.x1), max(0, box.y1)
-    return Box(x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1, y0 + int(rows[-1]) + 1)
+    return Box(x0 + bounds[0], y0 + bounds[1], x0 + bounds[2], y0 + bounds[3])
 
 
 def _inside(ink: Box, box: Box, slack: float) -> bool:
