@@ -310,7 +310,7 @@ def _bar(raw: np.ndarray, lo: float, hi: float) -> bool:
     wide, tall = bounds[2] - bounds[0], bounds[3] - bounds[1]
     if not (lo <= tall <= hi and BAR_TALL[0] * wide <= tall <= BAR_TALL[1] * wide):
         return False
-    return int(np.count_nonzero(raw)) >= BAR_FILL * tall * wide
+    return bool(np.count_nonzero(raw) >= BAR_FILL * tall * wide)
 
 
 def _bar_pairs(bars: Sequence[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
