@@ -20,6 +20,14 @@ background wherever it is. A connected blob that differs from it by more than
   times its area does not count: a launcher's dock found as one button), and it lies
   below the status bar.
 
+A blob too large for a picture may hold pictures that touch something else unlike the
+wallpaper: the emulator's default home screen stands its dock's round icons on a dark
+hill's ridge, so icons, hill and search bar are one blob. Such a blob, a band across the
+screen's lower half (``DOCK_WIDTH``, ``DOCK_TOP``, ``MAX_SPLIT_AREA``), is split by
+colour (:func:`_split_by_colour`: k-means groups of its box, the large groups backdrop)
+and its parts pass the same tests; a part is kept only in a row of pictures
+(:func:`in_a_row`), which a patch of a photo split out the same way is not.
+
 On 300 screens of the harvest's train apps (none of the held-out apps) it found 18
 pictures that nothing else had: launcher icons, shutter buttons, a chat bubble, a
 camera's "add" glyph, two arrow buttons, a logo, and one patch of a video frame; tap
@@ -63,6 +71,22 @@ SAME = 0.25
 COVERED = 0.1
 LARGER = 6.0
 CONFIDENCE = 0.3
+#: A blob larger than a picture (icons touching a wallpaper's dark hill, a dock's bar)
+#: is split by colour into this many groups ...
+SPLIT_COLOURS = 6
+#: ... those covering this share of its box being backdrop, the rest parts ...
+BACKDROP_SHARE = 0.15
+#: ... unless the blob's box covers this share of the screen (a photo, a page) ...
+MAX_SPLIT_AREA = 0.25
+#: ... or is not a dock's band: as wide as this share of the screen, its top in the
+#: screen's lower part (below this share of its height). A video frame or a photo
+#: split the same way gives patches of itself.
+DOCK_WIDTH, DOCK_TOP = 0.9, 0.5
+#: A part split out of a larger blob is a picture only in a row of them: beside another
+#: at most this many times its side (or the reverse) ...
+ROW_SIZE = 2.0
+#: ... whose middle is level with its own to this share of the larger side.
+ROW_LEVEL = 0.25
 
 
 def _stands_apart(small: np.ndarray, ink: np.ndarray, x: int, y: int, bw: int, bh: int) -> bool:
@@ -105,25 +129,99 @@ def find_backdrop_pictures(
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     lo, hi = MIN_SIDE * span, MAX_SIDE * span
     top = content_area(w, h).y1
-    found: list[Element] = []
+    blobs: list[tuple[int, int, int, int, np.ndarray, int]] = []
     for i in range(1, count):
         x, y, bw, bh, _ = (int(v) for v in stats[i])
-        if not (lo <= bw <= hi and lo <= bh <= hi) or max(bw, bh) > MAX_ASPECT * min(bw, bh):
-            continue
-        ink = raw[y : y + bh, x : x + bw].astype(bool)
-        if float(ink.mean()) < FILL or not _stands_apart(small, ink, x, y, bw, bh):
+        if bw > hi or bh > hi:
+            blobs += _split_by_colour(small, raw, (x, y, bw, bh), lo, hi)
             continue
         # the dilation grew the blob by a pixel each side at the small scale
+        blobs.append((x, y, bw, bh, raw[y : y + bh, x : x + bw].astype(bool), 1))
+    found: list[Element] = []
+    parts: list[Element] = []  # split out of a larger blob: kept in a row of their like
+    for x, y, bw, bh, ink, grown in blobs:
+        if not (lo <= bw <= hi and lo <= bh <= hi) or max(bw, bh) > MAX_ASPECT * min(bw, bh):
+            continue
+        if float(ink.mean()) < FILL or not _stands_apart(small, ink, x, y, bw, bh):
+            continue
         box = Box.of(
-            min(w, (x + 1) * step),
-            min(h, (y + 1) * step),
-            min(w, (x + bw - 1) * step),
-            min(h, (y + bh - 1) * step),
+            min(w, (x + grown) * step),
+            min(h, (y + grown) * step),
+            min(w, (x + bw - grown) * step),
+            min(h, (y + bh - grown) * step),
         )
         if box.y1 < top or _covered(box, known, panels):
             continue
-        found.append(Element(0, ElementKind.ICON, box, clickable=True, confidence=CONFIDENCE))
-    return found
+        icon = Element(0, ElementKind.ICON, box, clickable=True, confidence=CONFIDENCE)
+        (found if grown else parts).append(icon)
+    # pictures found otherwise, of a picture's size and about square, may stand in the row
+    pictures = [
+        b for b in (*known, *(e.box for e in found)) if _picture_sized(b, lo * step, hi * step)
+    ]
+    return found + in_a_row(parts, pictures)
+
+
+def _picture_sized(box: Box, lo: float, hi: float) -> bool:
+    side, short = max(box.width, box.height), min(box.width, box.height)
+    return lo <= short and side <= hi and side <= MAX_ASPECT * short
+
+
+def in_a_row(parts: Sequence[Element], others: Sequence[Box] = ()) -> list[Element]:
+    """The ``parts`` that lie in a row of pictures (a dock): beside a part or one of
+    ``others`` (pictures found otherwise) of about their size (``ROW_SIZE``), their
+    middles level (``ROW_LEVEL`` of the larger side), or level with two such. A patch of
+    a photo split out by colour has none."""
+    boxes = [e.box for e in parts] + list(others)
+    sides = [max(b.width, b.height) for b in boxes]
+
+    def level(i: int, j: int) -> bool:
+        gap = abs(boxes[i].center[1] - boxes[j].center[1])
+        return i != j and gap <= ROW_LEVEL * max(sides[i], sides[j])
+
+    def like(i: int, j: int) -> bool:
+        return level(i, j) and max(sides[i], sides[j]) <= ROW_SIZE * min(sides[i], sides[j])
+
+    everyone = range(len(boxes))
+    anchors = {i for i in everyone if any(like(i, j) for j in everyone)}
+    return [
+        e for i, e in enumerate(parts) if i in anchors or sum(level(i, j) for j in anchors) >= 2
+    ]
+
+
+def _split_by_colour(
+    small: np.ndarray, raw: np.ndarray, blob: tuple[int, int, int, int], lo: float, hi: float
+) -> list[tuple[int, int, int, int, np.ndarray, int]]:
+    """The picture-sized parts of a blob too large to be one picture (``blob``: x, y,
+    width, height of its box in ``small``; ``raw``: the pixels unlike the backdrop).
+    The box's pixels fall in ``SPLIT_COLOURS`` colour groups (k-means); a group covering
+    ``BACKDROP_SHARE`` of the box is backdrop (the wallpaper beside a hill, the hill, a
+    search bar), and each connected part of the other ``raw`` pixels at least ``lo`` on
+    each side is a blob (x, y, width, height, ink, 0) for
+    :func:`find_backdrop_pictures`' tests. A blob over ``MAX_SPLIT_AREA`` of the screen
+    is not split."""
+    import cv2
+
+    x, y, bw, bh = blob
+    sh, sw = small.shape[:2]
+    if bw * bh > MAX_SPLIT_AREA * sh * sw or min(bw, bh) < lo:
+        return []
+    if bw < DOCK_WIDTH * sw or y < DOCK_TOP * sh:  # not a band across the screen's foot
+        return []
+    pixels = np.ascontiguousarray(small[y : y + bh, x : x + bw].reshape(-1, 3), np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    cv2.setRNGSeed(0)  # k-means++ seeds: the same screen gives the same parts
+    _, groups, _ = cv2.kmeans(pixels, SPLIT_COLOURS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    groups = groups.reshape(bh, bw)
+    share = np.bincount(groups.ravel(), minlength=SPLIT_COLOURS) / groups.size
+    rest = ((share[groups] < BACKDROP_SHARE) & (raw[y : y + bh, x : x + bw] > 0)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    out = []
+    for j in range(1, count):
+        px, py, pw, ph, _ = (int(v) for v in stats[j])
+        if lo <= pw <= hi and lo <= ph <= hi:
+            ink = np.asarray(labels[py : py + ph, px : px + pw] == j)
+            out.append((x + px, y + py, pw, ph, ink, 0))
+    return out
 
 
 def _covered(box: Box, known: Sequence[Box], panels: Sequence[Box]) -> bool:
