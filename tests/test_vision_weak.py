@@ -68,3 +68,21 @@ def test_a_doubtful_box_with_nothing_drawn_in_it_is_left_out() -> None:
     screen = assemble(pixels, Observations((), (blank, dots)), ("detect",), icons=None, reports={})
     boxes = {e.box for e in screen.elements}
     assert dots.box in boxes and blank.box not in boxes
+
+
+def test_a_doubtful_box_on_a_smooth_wallpaper_is_blank_and_an_icon_on_it_is_not() -> None:
+    """An emulator's home screen: doubtful "buttons" on empty parts of a pink-to-purple
+    wallpaper (60 levels across one of them) hold nothing; a glyph on it does."""
+    rows = np.arange(H, dtype=np.float64)[:, None, None]
+    cols = np.arange(W, dtype=np.float64)[None, :, None]
+    shade = np.array([0.4, 0.12, 0.1])  # levels per row, per channel
+    pixels = np.clip(np.array([-500, -150, -50]) + rows * shade + 0.02 * cols, 0, 255).astype(
+        np.uint8
+    )
+    empty = Box(26, 1703, 178, 1854)
+    ink = weak.off_median(pixels, empty, weak.BLANK_SPREAD)
+    assert ink is not None and ink.any()  # not one colour ...
+    assert weak.is_blank(pixels, empty)  # ... but one gradient
+    pixels[1760:1800, 80:120] = (250, 250, 250)  # a small white glyph
+    assert not weak.is_blank(pixels, empty)
+    assert weak.on_a_plane(np.zeros((1, 5, 3), np.uint8))

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from screenpilot.model import Box, Element, ElementKind
-from screenpilot.vision.image import RGB, off_median
+from screenpilot.vision.image import RGB, box_pixels, off_median
 
 #: The floor ``describe`` asks the detector for...
 WEAK_CONF = 0.05
@@ -40,10 +42,32 @@ KINDS = frozenset({ElementKind.ICON, ElementKind.IMAGE, ElementKind.BUTTON, Elem
 BLANK_SPREAD = 24
 
 
+#: A smooth gradient (a wallpaper) is blank too: a plane fitted to each channel of the
+#: box, on at most ``PLANE_SIDE`` x ``PLANE_SIDE`` of its pixels, leaves none of them
+#: further than ``BLANK_SPREAD`` from it.
+PLANE_SIDE = 48
+
+
 def is_blank(pixels: RGB, box: Box) -> bool:
-    """Whether ``box`` of ``pixels`` is one colour (``BLANK_SPREAD``): nothing to tap."""
+    """Whether ``box`` of ``pixels`` is one colour (``BLANK_SPREAD``) or one smooth
+    gradient (:func:`on_a_plane`): nothing to tap."""
     ink = off_median(pixels, box, BLANK_SPREAD)
-    return ink is None or not ink.any()
+    return ink is None or not ink.any() or on_a_plane(box_pixels(pixels, box))
+
+
+def on_a_plane(patch: RGB) -> bool:
+    """Whether every channel of ``patch`` (H x W x C) is a plane ``a + b x + c y`` to
+    within ``BLANK_SPREAD`` (a gradient with nothing drawn on it)."""
+    h, w = patch.shape[:2]
+    if h < 2 or w < 2:
+        return True
+    sy, sx = max(1, -(-h // PLANE_SIDE)), max(1, -(-w // PLANE_SIDE))
+    sample = patch[::sy, ::sx].astype(np.float64)
+    yy, xx = np.mgrid[0 : sample.shape[0], 0 : sample.shape[1]]
+    design = np.stack([np.ones(xx.size), xx.ravel(), yy.ravel()], axis=1)
+    values = sample.reshape(-1, sample.shape[-1])
+    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
+    return bool(np.abs(values - design @ coef).max() <= BLANK_SPREAD)
 
 
 def keep_weak(weak: Sequence[Element], known: Sequence[Box], span: int) -> list[Element]:
