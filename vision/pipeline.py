@@ -101,6 +101,7 @@ from screenpilot.vision.shipped import (
 from screenpilot.vision.sliders import crosses_text, is_knob_read, with_sliders
 from screenpilot.vision.stars import star_rows
 from screenpilot.vision.states import with_state
+from screenpilot.vision.statusglyphs import status_glyphs
 from screenpilot.vision.steppers import name_steppers
 from screenpilot.vision.targets import with_targets
 from screenpilot.vision.textgaps import split_wide_gaps
@@ -547,11 +548,14 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
+    bars = merge_bars(regions, bar_regions)
+    # a status bar's glyphs read as letters ("à", "中") are icons
+    elements = status_glyphs(elements, [r.box for r in bars if r.kind is BlockKind.STATUS_BAR])
     elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills, drawer=drawer)
     screen = build_screen(
         pixels,
         elements,
-        merge_bars(regions, bar_regions),
+        bars,
         collections="blocks" in stages,
         drawer=drawer,
     )
