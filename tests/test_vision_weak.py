@@ -6,6 +6,7 @@ import numpy as np
 
 from screenpilot.model import Box, Element, ElementKind
 from screenpilot.vision import weak
+from screenpilot.vision.image import off_median
 from screenpilot.vision.pipeline import Observations, assemble
 
 W, H = 1080, 2400
@@ -80,7 +81,7 @@ def test_a_doubtful_box_on_a_smooth_wallpaper_is_blank_and_an_icon_on_it_is_not(
         np.uint8
     )
     empty = Box(26, 1703, 178, 1854)
-    ink = weak.off_median(pixels, empty, weak.BLANK_SPREAD)
+    ink = off_median(pixels, empty, weak.BLANK_SPREAD)
     assert ink is not None and ink.any()  # not one colour ...
     assert weak.is_blank(pixels, empty)  # ... but one gradient
     pixels[1760:1800, 80:120] = (250, 250, 250)  # a small white glyph

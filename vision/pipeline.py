@@ -548,14 +548,15 @@ def assemble(
             regions, secs = regions_future.result()
             reports["blocks"] = StageReport("blocks", "ran", secs, f"{len(regions)} regions")
     start = time.perf_counter()
-    bars = merge_bars(regions, bar_regions)
+    merged_bars = merge_bars(regions, bar_regions)
     # a status bar's glyphs read as letters ("à", "中") are icons
-    elements = status_glyphs(elements, [r.box for r in bars if r.kind is BlockKind.STATUS_BAR])
+    status = [r.box for r in merged_bars if r.kind is BlockKind.STATUS_BAR]
+    elements = status_glyphs(elements, status)
     elements = with_targets(elements, w, h, regions, pixels=pixels, fills=fills, drawer=drawer)
     screen = build_screen(
         pixels,
         elements,
-        bars,
+        merged_bars,
         collections="blocks" in stages,
         drawer=drawer,
     )
