@@ -87,3 +87,13 @@ def test_a_doubtful_box_on_a_smooth_wallpaper_is_blank_and_an_icon_on_it_is_not(
     pixels[1760:1800, 80:120] = (250, 250, 250)  # a small white glyph
     assert not weak.is_blank(pixels, empty)
     assert weak.on_a_plane(np.zeros((1, 5, 3), np.uint8))
+
+
+def test_a_thin_stroke_on_a_gradient_is_not_blank() -> None:
+    """The plane is fitted on a sample of the box's pixels but checked on all of them: a
+    one-pixel line the sample steps over still counts as something drawn."""
+    rows = np.arange(300, dtype=np.float64)[:, None, None]
+    patch = np.broadcast_to(60 + rows * 0.4, (300, 300, 3)).astype(np.uint8).copy()
+    assert weak.on_a_plane(patch)
+    patch[:, 151] = 255  # a one-pixel stroke between the sampled columns
+    assert not weak.on_a_plane(patch)

@@ -197,8 +197,9 @@ def _split_by_colour(
     ``BACKDROP_SHARE`` of the box is backdrop (the wallpaper beside a hill, the hill, a
     search bar), and each connected part of the other ``raw`` pixels at least ``lo`` on
     each side is a blob (x, y, width, height, ink, 0) for
-    :func:`find_backdrop_pictures`' tests. A blob over ``MAX_SPLIT_AREA`` of the screen
-    is not split."""
+    :func:`find_backdrop_pictures`' tests. Only a dock's band is split: at most
+    ``MAX_SPLIT_AREA`` of the screen, ``DOCK_WIDTH`` of its width, its top below
+    ``DOCK_TOP`` of its height."""
     import cv2
 
     x, y, bw, bh = blob

@@ -43,8 +43,8 @@ BLANK_SPREAD = 24
 
 
 #: A smooth gradient (a wallpaper) is blank too: a plane fitted to each channel of the
-#: box, on at most ``PLANE_SIDE`` x ``PLANE_SIDE`` of its pixels, leaves none of them
-#: further than ``BLANK_SPREAD`` from it.
+#: box (on at most ``PLANE_SIDE`` x ``PLANE_SIDE`` of its pixels) leaves none of its
+#: pixels further than ``BLANK_SPREAD`` from it.
 PLANE_SIDE = 48
 
 
@@ -62,12 +62,13 @@ def on_a_plane(patch: RGB) -> bool:
     if h < 2 or w < 2:
         return True
     sy, sx = max(1, -(-h // PLANE_SIDE)), max(1, -(-w // PLANE_SIDE))
-    sample = patch[::sy, ::sx].astype(np.float64)
-    yy, xx = np.mgrid[0 : sample.shape[0], 0 : sample.shape[1]]
+    yy, xx = np.mgrid[0:h:sy, 0:w:sx]
     design = np.stack([np.ones(xx.size), xx.ravel(), yy.ravel()], axis=1)
-    values = sample.reshape(-1, sample.shape[-1])
-    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
-    return bool(np.abs(values - design @ coef).max() <= BLANK_SPREAD)
+    values = patch[::sy, ::sx].reshape(-1, patch.shape[-1]).astype(np.float64)
+    coef, *_ = np.linalg.lstsq(design, values, rcond=None)  # fitted on the sample ...
+    rows, cols = np.mgrid[0:h, 0:w]  # ... checked on every pixel (a thin stroke counts)
+    plane = coef[0] + cols[..., None] * coef[1] + rows[..., None] * coef[2]
+    return bool(np.abs(patch.astype(np.float64) - plane).max() <= BLANK_SPREAD)
 
 
 def keep_weak(weak: Sequence[Element], known: Sequence[Box], span: int) -> list[Element]:
